@@ -1,0 +1,1 @@
+"""The pieces every game shares: the AEC adapter, observation blocks, beliefs, registry."""

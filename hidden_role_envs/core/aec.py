@@ -1,0 +1,247 @@
+"""The one PettingZoo AEC adapter every game runs behind.
+
+It owns the AEC bookkeeping (agents, rewards, cumulative rewards,
+terminations, truncations, infos, dead-agent steps) and the checks that
+PettingZoo's wrappers would otherwise add layer by layer: calling order,
+action type and range, and legality. Each check is done once, here, so
+`env()` needs no wrapper on top.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from hidden_role_envs.core.definition import GameDefinition
+from hidden_role_envs.core.game import Event
+
+RENDER_MODES = ("ansi", "human")
+ILLEGAL_POLICIES = ("raise", "penalize")
+ILLEGAL_MOVE_REWARD = -1.0
+
+
+def _check_choice(argument: str, value: Any, allowed: tuple) -> None:
+    if value not in allowed:
+        raise ValueError(f"{argument} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+
+
+def _as_action_id(action: Any) -> int | None:
+    """The integer id of `action`, or None if it is not an integer."""
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return None
+    return int(action)
+
+
+class HiddenRoleEnv(AECEnv):
+    """A hidden-role card game as a PettingZoo AEC environment.
+
+    Subclasses set `definition`; see each game's module for its arguments,
+    observation blocks, actions and rewards.
+    """
+
+    definition: ClassVar[GameDefinition]
+    metadata: ClassVar[dict[str, Any]]
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+        illegal: str = "raise",
+        reward: str = "win",
+        **options: Any,
+    ):
+        super().__init__()
+        game = self.definition
+        if num_players is None:
+            num_players = game.default_players
+        if (
+            isinstance(num_players, bool)
+            or not isinstance(num_players, (int, np.integer))
+            or not game.min_players <= num_players <= game.max_players
+        ):
+            raise ValueError(
+                f"num_players must be an integer from {game.min_players} to {game.max_players}; got {num_players!r}"
+            )
+        _check_choice("render_mode", render_mode, (None, *RENDER_MODES))
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
+        ):
+            raise ValueError(f"max_turns must be None or a positive integer; got {max_turns!r}")
+        _check_choice("illegal", illegal, ILLEGAL_POLICIES)
+        _check_choice("reward", reward, game.reward_modes)
+
+        self.num_players = int(num_players)
+        self.render_mode = render_mode
+        self.max_turns = None if max_turns is None else int(max_turns)
+        self.illegal = illegal
+        self.reward_mode = reward
+        self.config = game.configure(self.num_players, **options)
+        self.actions = game.action_table(self.config)
+        self.observer = game.new_observer(self.config)
+        self.observation_fields = dict(self.observer.layout.fields)
+
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
+        observation_space = spaces.Dict(
+            {
+                "observation": self.observer.layout.box(),
+                "action_mask": spaces.Box(0, 1, (len(self.actions),), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(len(self.actions)) for agent in self.possible_agents}
+        self._no_actions = np.zeros(len(self.actions), dtype=np.int8)
+        self._rng: np.random.Generator | None = None
+        self.engine = None
+        self.last_events: list[Event] = []
+
+    # --- PettingZoo API -------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. `options={"setup": {...}}` fixes the deal (see the game's docs)."""
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        setup = None
+        if options:
+            unknown = set(options) - {"setup"}
+            if unknown:  # PettingZoo's api_test passes made-up options, so warn rather than fail
+                warnings.warn(f"reset() ignores unknown option(s) {sorted(unknown)}; the only option is 'setup'")
+            setup = options.get("setup")
+        self.engine = self.definition.new_game(self.config, self._rng, setup)
+        events = self.engine.start()
+        self.observer.reset(self.engine.table, events)
+        self.last_events = events
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.engine.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset("observe")
+        seat = self._seat_of[agent]
+        if seat == self.engine.current_player:
+            mask = self.engine.legal_mask().copy()
+        else:
+            mask = self._no_actions.copy()
+        return {"observation": self.observer.encode(seat).copy(), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        self._require_reset("step")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action_id = _as_action_id(action)
+        if action_id is None:
+            raise ValueError(f"{agent} cannot play action {action!r}: actions are integer ids")
+        if not 0 <= action_id < len(self.actions):
+            raise ValueError(
+                f"{agent} cannot play action {action!r}: it is out of range 0..{len(self.actions) - 1}"
+            )
+        if not self.engine.legal_mask()[action_id]:
+            reason = self.engine.illegal_reason(action_id)
+            if self.illegal == "raise":
+                raise ValueError(f"{agent} cannot play action {action_id} ({self.actions.names[action_id]!r}): {reason}")
+            self._end_for_illegal_move(agent, action_id, reason)
+            return
+
+        self._cumulative_rewards[agent] = 0.0
+        events = self.engine.apply(action_id)
+        self.observer.update(events)
+        self.last_events = events
+        for name in self.agents:
+            self.rewards[name] = 0.0
+        if self.engine.is_over:
+            self._finish()
+        elif self.max_turns is not None and self.engine.turns_played >= self.max_turns:
+            for name in self.agents:
+                self.truncations[name] = True
+                self.infos[name] = {"truncated_after_turns": self.engine.turns_played}
+        else:
+            self.agent_selection = self.possible_agents[self.engine.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'.")
+            return None
+        self._require_reset("render")
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # --- conveniences ---------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        return self.actions.to_string(action)
+
+    def string_to_action(self, name: str) -> int:
+        return self.actions.from_string(name)
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The public table and `seat`'s own view (default: the seat to act)."""
+        game = self.definition
+        if seat is None:
+            seat = self.engine.current_player
+        lines = [game.describe_table(self.engine)]
+        if 0 <= seat < self.num_players:
+            happened = [game.describe_event(e, seat, self.num_players) for e in self.last_events if seat in e.seen_by]
+            happened = [line for line in happened if line]
+            if happened:
+                lines.append("Last step, as player_%d saw it:" % seat)
+                lines.extend("  " + line for line in happened)
+            lines.append(f"View of player_{seat}:")
+            lines.append(self.observer.describe(seat))
+            if seat == self.engine.current_player:
+                legal = np.flatnonzero(self.engine.legal_mask())
+                lines.append("Legal actions: " + ", ".join(self.actions.names[a] for a in legal))
+        return "\n".join(lines)
+
+    # --- internals ------------------------------------------------------
+
+    def _require_reset(self, what: str) -> None:
+        if self.engine is None:
+            raise RuntimeError(f"call reset() before {what}()")
+
+    def _finish(self) -> None:
+        outcome = self.engine.outcome(self.reward_mode)
+        for seat, name in enumerate(self.possible_agents):
+            self.rewards[name] = float(outcome.rewards[seat])
+            self.terminations[name] = True
+            self.infos[name] = {**outcome.info, **outcome.per_seat_info[seat]}
+
+    def _end_for_illegal_move(self, agent: str, action_id: int, reason: str) -> None:
+        """PettingZoo's TerminateIllegal semantics: the mover is penalised, the game ends."""
+        self._cumulative_rewards[agent] = 0.0
+        for name in self.agents:
+            self.rewards[name] = 0.0
+            self.terminations[name] = True
+            self.infos[name] = {"illegal_move": {"agent": agent, "action": action_id, "reason": reason}}
+        self.rewards[agent] = ILLEGAL_MOVE_REWARD
+        self._accumulate_rewards()

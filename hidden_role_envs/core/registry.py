@@ -1,0 +1,38 @@
+"""The games registered in PettingZoo's registry under the `hidden_roles` namespace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pettingzoo
+
+NAMESPACE = "hidden_roles"
+
+# game name -> versioned module
+GAMES = {
+    "secrets": "hidden_role_envs.secrets_v0",
+}
+VERSION = 0
+
+
+def env_id(game: str) -> str:
+    return f"{NAMESPACE}/{game}-v{VERSION}"
+
+
+def register_games() -> None:
+    for game, module in GAMES.items():
+        if env_id(game) not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id(game), entry_point=f"{module}:env")
+
+
+def available_envs() -> list[str]:
+    """The registered ids, e.g. `hidden_roles/secrets-v0`."""
+    return sorted(env_id(game) for game in GAMES)
+
+
+def make(name: str, **kwargs: Any) -> pettingzoo.AECEnv:
+    """Make a game by id (`hidden_roles/secrets-v0`), module name (`secrets_v0`) or name (`secrets`)."""
+    key = name.removeprefix(f"{NAMESPACE}/").replace("_v", "-v").split("-v")[0]
+    if key not in GAMES:
+        raise ValueError(f"unknown environment {name!r}; available: {', '.join(available_envs())}")
+    return pettingzoo.make("aec", env_id(key), **kwargs)

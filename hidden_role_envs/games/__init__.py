@@ -1,0 +1,1 @@
+"""One sub-package per game: rules, actions, observation and scripted players."""

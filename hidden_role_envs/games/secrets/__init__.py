@@ -1,0 +1,1 @@
+"""Secrets: rules engine, actions, observation and scripted players."""

@@ -1,0 +1,88 @@
+"""Secrets action ids and their names.
+
+Seats in actions are RELATIVE to the seat that acts: `+1` is its left
+neighbour (the next seat in turn order), `+2` the one after, and so on, so
+one id means the same thing from every seat. For 5 players the ids are:
+
+| ids   | name                              | decision                              |
+|-------|-----------------------------------|---------------------------------------|
+| 0-7   | `choose Scientist`                | which of the two shown cards to offer |
+| 8-43  | `offer +2`, `offer +2 as Diplomat` | target of the Offer and the claim     |
+| 44-45 | `intercept`, `let pass`           | the UN player on someone's Offer      |
+| 46-47 | `accept`, `refuse`                | the target of the Offer               |
+| 48-53 | `psychiatrist +1 +3`              | the two other tokens to swap          |
+| 54-57 | `politician +2`                   | whose screen gets the Politician      |
+| 58-59 | `diplomat left`, `diplomat right` | which neighbour swaps with the centre |
+| 60-65 | `detective self`, `detective +3`, `detective centre` | which token to look at |
+| 66-69 | `assassin +1`                     | who receives the Bullet               |
+
+`offer +k` makes no claim; `offer +k as <Character>` also says, publicly
+and perhaps falsely, that the card is that character. With `claims=False`
+only the plain offers are legal. For n players there are
+8 + 9(n-1) + 4 + C(n-1, 2) + (n-1) + 2 + (n+1) + (n-1) ids.
+
+Examples (5 players): `string_to_action("offer +2 as Scientist")` is
+8 + 1*9 + 6 = 23 and `action_to_string(23)` gives it back.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from hidden_role_envs.core.definition import ActionTable
+from hidden_role_envs.games.secrets.cards import CHARACTERS
+
+# Decision kinds, in the order of the action groups above.
+CHOOSE, OFFER, UN_CHOICE, ANSWER, PSYCHIATRIST_SWAP, POLITICIAN_TARGET, DIPLOMAT_SIDE, DETECTIVE_LOOK, ASSASSIN_TARGET = (
+    range(9)
+)
+DECISIONS = (
+    "choose the card to offer",
+    "make the Offer",
+    "intercept the Offer (UN)",
+    "accept or refuse the Offer",
+    "Psychiatrist: swap two tokens",
+    "Politician: choose the screen",
+    "Diplomat: choose the side",
+    "Detective: choose the token",
+    "Assassin: choose who gets the Bullet",
+)
+CENTRE = -1  # the detective target meaning the centre token
+LEFT, RIGHT = 1, -1
+
+
+class SecretsActions(ActionTable):
+    """Names, ids and meanings: `meaning[id]` is `(decision kind, argument)`."""
+
+    def __init__(self, num_players: int):
+        n = num_players
+        others = range(1, n)
+        entries: list[tuple[str, int, object]] = []
+        for c, name in enumerate(CHARACTERS):
+            entries.append((f"choose {name}", CHOOSE, c))
+        for k in others:
+            entries.append((f"offer +{k}", OFFER, (k, None)))
+            for c, name in enumerate(CHARACTERS):
+                entries.append((f"offer +{k} as {name}", OFFER, (k, c)))
+        entries.append(("intercept", UN_CHOICE, True))
+        entries.append(("let pass", UN_CHOICE, False))
+        entries.append(("accept", ANSWER, True))
+        entries.append(("refuse", ANSWER, False))
+        for a, b in combinations(others, 2):
+            entries.append((f"psychiatrist +{a} +{b}", PSYCHIATRIST_SWAP, (a, b)))
+        for k in others:
+            entries.append((f"politician +{k}", POLITICIAN_TARGET, k))
+        entries.append(("diplomat left", DIPLOMAT_SIDE, LEFT))
+        entries.append(("diplomat right", DIPLOMAT_SIDE, RIGHT))
+        entries.append(("detective self", DETECTIVE_LOOK, 0))
+        for k in others:
+            entries.append((f"detective +{k}", DETECTIVE_LOOK, k))
+        entries.append(("detective centre", DETECTIVE_LOOK, CENTRE))
+        for k in others:
+            entries.append((f"assassin +{k}", ASSASSIN_TARGET, k))
+        super().__init__([name for name, _, _ in entries])
+        self.meaning = tuple((kind, arg) for _, kind, arg in entries)
+        self.first_of = {}
+        for action, (kind, _) in enumerate(self.meaning):
+            self.first_of.setdefault(kind, action)
+        self.of_kind = {kind: [a for a, (k, _) in enumerate(self.meaning) if k == kind] for kind in range(len(DECISIONS))}

@@ -1,0 +1,169 @@
+"""Secrets (4-8 players): CIA, KGB and Hippies with secret, swappable identities.
+
+    from hidden_role_envs import secrets_v0
+    env = secrets_v0.env(num_players=5)
+
+Registered as `hidden_roles/secrets-v0` (`pettingzoo.make("aec",
+"hidden_roles/secrets-v0", num_players=5)`).
+
+## The game
+Each player holds a face-down identity token (CIA, KGB or Hippie); one more
+lies in the centre. On a turn the active player draws until two different
+characters show, secretly keeps one and offers it face down to another
+player, optionally saying what it is. The UN player may intercept; otherwise
+the target accepts (the card lands on the target's screen) or refuses (it
+lands on the active player's). Whoever adds the card applies its effect,
+which swaps, shows or peeks at tokens. The game ends at the end of the turn
+in which a screen reaches 5 cards (4-6 players) or 4 (7-8 players). The team
+(CIA or KGB) with the higher total wins, unless a single Hippie has the
+strictly lowest individual score: then that Hippie alone wins.
+
+## Arguments
+| argument | default | allowed |
+|---|---|---|
+| `num_players` | 5 | 4 to 8 |
+| `claims` | True | when False, offers carry no claim |
+| `reward` | "win" | "win": +1 each winner, -1 each loser; "score": see Rewards |
+| `max_turns` | None | positive int: truncate after that many turns (a game never lasts more than n*(end size - 1) + 1 turns) |
+| `illegal` | "raise" | "raise": ValueError; "penalize": the mover gets -1 and the episode terminates |
+| `render_mode` | None | "ansi" returns text, "human" prints it |
+
+`reset(seed, options={"setup": {...}})` may fix the deal: `tokens` (n+1
+identities by name or index, the last is the centre), `deck` (the 29
+characters, top first), `bullets` (the four values, top first) and
+`first_player`. Anything left out is shuffled from the seed.
+
+## Actions
+`Discrete(8 + 9(n-1) + 4 + C(n-1,2) + (n-1) + 2 + (n+1) + (n-1))`: 69 ids at
+5 players. Seats in actions are relative to the actor (`+1` = left neighbour,
+the next in turn order). `env.unwrapped.action_to_string(a)` and
+`string_to_action(s)` convert; names:
+
+- `choose <Character>`: which of the two characters showing to offer;
+- `offer +k` or `offer +k as <Character>`: the Offer's target and the claim;
+- `intercept`, `let pass`: the UN player's choice;
+- `accept`, `refuse`: the target's answer;
+- `psychiatrist +a +b`: the two other players whose tokens swap;
+- `politician +k`: whose screen gets the Politician (and whose token you see);
+- `diplomat left`, `diplomat right`: the neighbour who swaps with the centre;
+- `detective self`, `detective +k`, `detective centre`: the token to look at;
+- `assassin +k`: who receives the Bullet.
+
+Only the seat asked to decide has a non-zero `action_mask`.
+
+## Observation
+`{"observation": float32[...], "action_mask": int8[num_actions]}`;
+`env.unwrapped.observation_fields` maps block names to slices. Seats are
+relative to the observer (row 0 = itself, row k = k seats to its left).
+
+| block | shape | meaning |
+|---|---|---|
+| `face_up` | (n, 8) | face-up characters on each screen, by character |
+| `face_down` | (n,) | face-down cards on each screen |
+| `bullets_received` | (n,) | Bullets on each screen |
+| `active_player` | (n,) | one-hot: whose turn it is |
+| `revealed` | (8,) | the two characters showing this turn (one under the single-character ruling) |
+| `offered_card` | (8,) | one-hot: the Offer's card if this seat knows it (the active player after choosing; everyone once it is turned up) |
+| `offer_target` | (n,) | one-hot: the target of the Offer in progress |
+| `claim` | (8,) | one-hot: the character the active player claimed (zeros: no claim) |
+| `un_holder` | (n+1,) | one-hot: the UN player; the last entry means the token is in the centre |
+| `decision` | (9,) | one-hot: the decision asked (choose, offer, UN, answer, Psychiatrist, Politician, Diplomat, Detective, Assassin) |
+| `to_act` | (n,) | one-hot: the seat asked |
+| `bullet_in_hand` | (4,) | one-hot value (0, -1, -2, -3) of the Bullet this seat drew and must give |
+| `bullets_given` | (n, 4) | the Bullets this seat gave, by receiver and value |
+| `identity` | (n+1, 3) | this seat's probability that each place (seats, then the centre) holds CIA, KGB, Hippie |
+
+The `identity` block is an exact posterior over the deals consistent with
+what the seat saw: its early intelligence, its own looks (Double Agent,
+Politician, Detective), tokens shown to it (Journalist, Diplomat, the centre
+at 7-8 players) and every swap it watched. A public swap (Psychiatrist,
+Double Agent) moves what was known with the tokens; the Diplomat's unseen
+swap leaves "one of these two" with equal weight. It is computed from those
+events only, never from the true tokens.
+
+## Rewards
+At the end only. `reward="win"`: +1 to each winner, -1 to each loser; on a
+CIA-KGB tie everybody gets -1. `reward="score"`: the winning margin in
+points, +m to each winner and -m to each loser, where m is the difference
+of the team totals, or for a lone Hippie the gap to the next lowest score;
+a tie gives 0 to everybody. Final `infos[agent]` hold `result`, `winners`,
+`identities`, `centre_identity`, `scores`, `team_scores`, `bullets`,
+`turns`, and the seat's own `identity`, `score` and `won`.
+
+## Rules and rulings followed
+- Setup by player count (tokens CIA/KGB/Hippie: 4: 2/2/1, 5: 2/2/2,
+  6: 3/3/1, 7: 3/3/2, 8: 4/4/1; one in the centre); 29 character cards; four
+  Bullets worth 0, -1, -2, -3, shuffled. The first active player is drawn at
+  random.
+- Early intelligence: every seat sees its own token; at 5+ players also its
+  right neighbour's (seat i-1); at 7-8 the centre token is shown to all.
+- Drawing: cards are drawn until two different characters show; duplicates
+  of the first go face down to the bottom of the deck, as does the card not
+  chosen. RULING: when the deck cannot show two different characters, the
+  single character showing is offered (no choice to make).
+- The Offer may carry a public, non-binding claim (table talk, RULING).
+- The UN player, when neither the active player nor the target, may
+  intercept; RULING: a UN player who is the target simply answers.
+- Effects, applied by whoever adds the card: Psychiatrist swaps two other
+  players' tokens (public swap, unseen tokens); Double Agent swaps its
+  owner's token with the centre, then the owner looks at the new one;
+  Politician goes to another player's screen of the owner's choice
+  (RULING: it counts for that screen) and the owner sees that player's
+  token; Journalist shows the owner's token to everyone else; Diplomat shows
+  the centre token to all, then the owner swaps it, unseen, with the left or
+  right neighbour's; Detective: look at any one token (own, another's, the
+  centre); Scientist: a second face-up Scientist turns every face-up
+  character on that screen face down; Assassin: draw the top Bullet, see
+  it, give it face down to another player (its value stays hidden from
+  everyone else until the end).
+- End of every turn, the last included (RULING): identical face-up pairs on
+  a screen turn face down (worth 0); then a player with strictly fewer cards
+  than every other (face up, face down and Bullets) holds the UN token,
+  otherwise it returns to the centre.
+- End: at the end of the turn in which a screen reaches 5 cards (4-6
+  players) or 4 (7-8). Score = face-up character values + Bullets.
+  Identities are those held at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hidden_role_envs.core.aec import HiddenRoleEnv
+from hidden_role_envs.games.secrets.definition import SecretsDefinition
+
+
+class raw_env(HiddenRoleEnv):
+    """Secrets behind the shared AEC adapter; the module docstring has the details."""
+
+    definition = SecretsDefinition()
+    metadata = {"name": "secrets_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_players: int = 5,
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+        illegal: str = "raise",
+        reward: str = "win",
+        claims: bool = True,
+    ):
+        super().__init__(
+            num_players=num_players,
+            render_mode=render_mode,
+            max_turns=max_turns,
+            illegal=illegal,
+            reward=reward,
+            claims=claims,
+        )
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The environment users take.
+
+    It is the adapter itself, with no PettingZoo wrapper on top: the adapter
+    already enforces call order, action type and range, and legality (see
+    `illegal`), which the usual wrappers would check a second time at a cost
+    of several microseconds per step each.
+    """
+    return raw_env(**kwargs)
