@@ -34,7 +34,7 @@ characters, top first), `bullets` (the four values, top first) and
 `first_player`. Anything left out is shuffled from the seed.
 
 ## Actions
-`Discrete(8 + 9(n-1) + 4 + C(n-1,2) + (n-1) + 2 + (n+1) + (n-1))`: 69 ids at
+`Discrete(8 + 9(n-1) + 4 + C(n-1,2) + (n-1) + 2 + (n+1) + (n-1))`: 70 ids at
 5 players. Seats in actions are relative to the actor (`+1` = left neighbour,
 the next in turn order). `env.unwrapped.action_to_string(a)` and
 `string_to_action(s)` convert; names:

@@ -38,9 +38,26 @@ class ActionTable:
 
 
 class Observer(ABC):
-    """Each seat's knowledge, built only from the public table and the events it saw."""
+    """Each seat's knowledge, built only from the public table and the events it saw.
 
-    layout: ObservationLayout
+    It keeps one observation buffer per seat, with a view per named block, so
+    encoding writes in place instead of building a new vector every step.
+    """
+
+    def __init__(self, layout: ObservationLayout, num_seats: int):
+        self.layout = layout
+        self._buffers = np.zeros((num_seats, layout.size), dtype=np.float32)
+        self._views = [layout.views(row) for row in self._buffers]
+
+    # Views do not survive copying (a copied view is a separate array), so rebuild them.
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        del state["_views"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._views = [self.layout.views(row) for row in self._buffers]
 
     @abstractmethod
     def reset(self, table: Any, events: list[Event]) -> None: ...

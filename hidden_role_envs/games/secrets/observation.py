@@ -56,13 +56,11 @@ def secrets_layout(num_players: int) -> ObservationLayout:
 class SecretsObserver(Observer):
     def __init__(self, config: SecretsConfig):
         n = config.num_players
+        super().__init__(secrets_layout(n), n)
         self.num_players = n
-        self.layout = secrets_layout(n)
         self.rotations = relative_order(n)
         # place order as seen by each seat: relative seats, then the centre (place n)
         self.place_order = np.concatenate([self.rotations, np.full((n, 1), n)], axis=1)
-        self._buffers = np.zeros((n, self.layout.size), dtype=np.float32)
-        self._views = [self.layout.views(self._buffers[s]) for s in range(n)]
         self.table: SecretsTable | None = None
 
     def reset(self, table: SecretsTable, events: list[Event]) -> None:

@@ -1,0 +1,1 @@
+"""Throughput measurements of the environments."""

@@ -1,0 +1,102 @@
+"""The exact token beliefs against a brute-force enumeration of deals."""
+
+from itertools import permutations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hidden_role_envs.core.knowledge import TokenBeliefs, assignment_table
+
+
+def brute_force_marginals(deals: dict[tuple, float], places: int, kinds: int) -> np.ndarray:
+    total = sum(deals.values())
+    out = np.zeros((places, kinds))
+    for deal, weight in deals.items():
+        for place, kind in enumerate(deal):
+            out[place, kind] += weight / total
+    return out
+
+
+def test_every_distinct_deal_is_enumerated_once():
+    for counts in [(2, 2, 1), (2, 2, 2), (3, 3, 1), (3, 3, 2), (4, 4, 1)]:
+        table = assignment_table(counts)
+        tokens = [k for k, c in enumerate(counts) for _ in range(c)]
+        expected = set(permutations(tokens))
+        assert {tuple(row) for row in table.assignments} == expected
+
+
+def test_a_look_then_a_public_swap_moves_what_is_known():
+    beliefs = TokenBeliefs((2, 2, 1), num_observers=1)
+    beliefs.see([0], place=1, kind=2)  # place 1 holds the Hippie
+    beliefs.swap([0], 1, 4)
+    marginals = beliefs.marginals(0)
+    assert np.isclose(marginals[4, 2], 1.0)
+    assert marginals[1, 2] == 0.0
+
+
+def test_an_unseen_swap_leaves_one_of_these_two():
+    beliefs = TokenBeliefs((2, 2, 1), num_observers=1)
+    beliefs.see([0], place=4, kind=2)  # the centre holds the Hippie
+    beliefs.swap_one_of([0], [(4, 1), (4, 3)])
+    marginals = beliefs.marginals(0)
+    assert np.isclose(marginals[1, 2], 0.5) and np.isclose(marginals[3, 2], 0.5)
+    assert marginals[4, 2] == 0.0
+
+
+def test_beliefs_of_other_observers_do_not_move():
+    beliefs = TokenBeliefs((2, 2, 1), num_observers=2)
+    before = beliefs.marginals(1).copy()
+    beliefs.see([0], place=0, kind=0)
+    beliefs.swap([0], 0, 2)
+    assert np.array_equal(beliefs.marginals(1), before)
+
+
+event = st.one_of(
+    st.tuples(st.just("see"), st.integers(0, 5)),
+    st.tuples(st.just("swap"), st.integers(0, 5), st.integers(0, 5)),
+    st.tuples(st.just("either"), st.integers(0, 5), st.integers(0, 5), st.integers(0, 5)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(event, max_size=12), st.randoms(use_true_random=False))
+def test_matches_brute_force_posterior(events, rnd):
+    """Feed true observations of a random deal; the marginals equal the brute-force posterior."""
+    counts = (2, 2, 2)
+    tokens = [k for k, c in enumerate(counts) for _ in range(c)]
+    truth = tokens[:]
+    rnd.shuffle(truth)
+    deals = {deal: 1.0 for deal in set(permutations(tokens))}
+    beliefs = TokenBeliefs(counts, num_observers=1)
+    for e in events:
+        if e[0] == "see":
+            place = e[1]
+            beliefs.see([0], place, truth[place])
+            deals = {d: w for d, w in deals.items() if d[place] == truth[place]}
+        elif e[0] == "swap" and e[1] != e[2]:
+            p, q = e[1], e[2]
+            beliefs.swap([0], p, q)
+            truth[p], truth[q] = truth[q], truth[p]
+            deals = {_swapped(d, p, q): w for d, w in deals.items()}
+        elif e[0] == "either" and len({e[1], e[2], e[3]}) == 3:
+            p, q, r = e[1], e[2], e[3]
+            beliefs.swap_one_of([0], [(p, q), (p, r)])
+            partner = q if rnd.random() < 0.5 else r
+            truth[p], truth[partner] = truth[partner], truth[p]
+            mixed: dict[tuple, float] = {}
+            for d, w in deals.items():
+                for other in (q, r):
+                    key = _swapped(d, p, other)
+                    mixed[key] = mixed.get(key, 0.0) + w / 2
+            deals = mixed
+    expected = brute_force_marginals(deals, 6, 3)
+    assert np.allclose(beliefs.marginals(0), expected)
+    # the truth is never ruled out
+    assert all(beliefs.marginals(0)[place, kind] > 0 for place, kind in enumerate(truth))
+
+
+def _swapped(deal: tuple, p: int, q: int) -> tuple:
+    d = list(deal)
+    d[p], d[q] = d[q], d[p]
+    return tuple(d)
