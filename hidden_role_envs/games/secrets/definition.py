@@ -45,7 +45,8 @@ class SecretsDefinition(GameDefinition):
     def describe_table(self, engine: SecretsGame) -> str:
         table = engine.table
         n = engine.num_players
-        lines = [f"Secrets, {n} players, turn {table.turn + 1}; a screen of {engine.end_size} cards ends the game."]
+        when = f"over after {table.turn} turns" if engine.is_over else f"turn {table.turn + 1}"
+        lines = [f"Secrets, {n} players, {when}; a screen of {engine.end_size} cards ends the game."]
         for seat in range(n):
             up = [f"{CHARACTERS[c]} x{int(k)}" if k > 1 else CHARACTERS[c] for c, k in enumerate(table.face_up[seat]) if k]
             marks = []
@@ -59,7 +60,6 @@ class SecretsDefinition(GameDefinition):
                 f"{int(table.bullets[seat])} Bullet(s)"
             )
         if engine.is_over:
-            lines.append("The game is over.")
             return "\n".join(lines)
         lines.append("  showing this turn: " + " and ".join(CHARACTERS[c] for c in table.revealed))
         if table.offer_target != NOBODY:

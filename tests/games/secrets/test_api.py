@@ -91,3 +91,20 @@ def test_step_before_reset_is_a_clear_error():
     env = secrets_v0.env()
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+
+
+def test_max_turns_truncates_every_agent_without_reward():
+    env = secrets_v0.env(num_players=5, max_turns=3)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            assert reward == 0
+            assert info["truncated_after_turns"] == 3
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.unwrapped.engine.turns_played == 3
+    assert not env.unwrapped.engine.is_over
