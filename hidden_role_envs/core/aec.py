@@ -170,15 +170,22 @@ class HiddenRoleEnv(AECEnv):
         self.last_events = events
         for name in self.agents:
             self.rewards[name] = 0.0
+        for seat, value in self.engine.pop_rewards().items():
+            self.rewards[self.possible_agents[seat]] += value
+        for seat in self.engine.pop_eliminated():
+            name = self.possible_agents[seat]
+            self.terminations[name] = True
+            self.infos[name] = {"eliminated_after_turns": self.engine.turns_played}
         if self.engine.is_over:
             self._finish()
         elif self.max_turns is not None and self.engine.turns_played >= self.max_turns:
-            for name in self.agents:
+            for name in self._still_playing():
                 self.truncations[name] = True
                 self.infos[name] = {"truncated_after_turns": self.engine.turns_played}
         else:
             self.agent_selection = self.possible_agents[self.engine.current_player]
         self._accumulate_rewards()
+        self._deads_step_first()  # PettingZoo: agents that just ended take their None step first
         if self.render_mode == "human":
             self.render()
 
@@ -229,12 +236,19 @@ class HiddenRoleEnv(AECEnv):
         if self.engine is None:
             raise RuntimeError(f"call reset() before {what}()")
 
+    def _still_playing(self) -> list[str]:
+        return [name for name in self.agents if not (self.terminations[name] or self.truncations[name])]
+
     def _finish(self) -> None:
+        """Final rewards to the seats still playing; everyone still listed learns the outcome."""
         outcome = self.engine.outcome(self.reward_mode)
-        for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = float(outcome.rewards[seat])
-            self.terminations[name] = True
-            self.infos[name] = {**outcome.info, **outcome.per_seat_info[seat]}
+        playing = set(self._still_playing())
+        for name in self.agents:
+            seat = self._seat_of[name]
+            if name in playing:
+                self.rewards[name] += float(outcome.rewards[seat])
+                self.terminations[name] = True
+            self.infos[name] = {**self.infos[name], **outcome.info, **outcome.per_seat_info[seat]}
 
     def _end_for_illegal_move(self, agent: str, action_id: int, reason: str) -> None:
         """PettingZoo's TerminateIllegal semantics: the mover is penalised, the game ends."""

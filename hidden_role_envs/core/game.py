@@ -76,7 +76,19 @@ class RulesEngine(ABC):
 
     @abstractmethod
     def outcome(self, reward_mode: str) -> Outcome:
-        """Winners, rewards and the revealed facts, once `is_over`."""
+        """Winners, final rewards and the revealed facts, once `is_over`.
+
+        Final rewards go to the seats still playing; a seat eliminated
+        earlier got its reward through `pop_rewards` when it went out.
+        """
+
+    def pop_rewards(self) -> dict[int, float]:
+        """Rewards earned during the last `apply` before the end (e.g. per round); cleared on reading."""
+        return {}
+
+    def pop_eliminated(self) -> list[int]:
+        """Seats knocked out during the last `apply`; their episodes end there. Cleared on reading."""
+        return []
 
 
 def relative_order(num_players: int) -> np.ndarray:
