@@ -1,0 +1,1 @@
+"""Scripts around the environments: evaluation of policies, and later training and plots."""

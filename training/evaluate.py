@@ -1,0 +1,435 @@
+"""Win rates of policies playing each other in seeded games, with 95% confidence intervals.
+
+    python -m training.evaluate secrets --players 5 --games 2000 --seed 0 --seats scripted,random
+
+(run from the repository root: `training` is not part of the installed
+package) prints a table like
+
+    secrets, 5 players, 2000 games, seed 0
+    seats: scripted, random, random, random, random (rotated one seat left each game)
+    policy                       seats/game  seat-games    wins  win rate  95% CI
+    scripted                              1        2000    1087     0.543  [0.522, 0.565]
+    random                                4        8000    2048     0.256  [0.247, 0.266]
+    baseline: random in every seat, same deals and seats
+    random in scripted's seats            1        2000     644     0.322  [0.302, 0.343]
+    random in random's seats              4        8000    2349     0.294  [0.284, 0.304]
+    wrote evaluation.csv
+
+and writes the same rows to a CSV file (`--csv`, default `evaluation.csv`).
+
+Policies (`--seats`, comma separated, one per seat):
+- `random`: uniform over the legal actions of the mask, seeded;
+- `scripted`: the game's scripted player (for Secrets,
+  `hidden_role_envs.games.secrets.bots.SecretsScriptedPlayer`).
+
+Seats: with fewer names than players, the LAST name fills the remaining
+seats, so `scripted,random` is one scripted player among random ones and
+`scripted` alone fills the table with scripted players. More names than
+players is an error.
+
+Rotation: the seat plan is rotated one seat to the left every game (in game
+g, the i-th name sits in seat (i + g) mod n), so over many games every
+policy sits in every seat equally often and no policy gains from a seat.
+
+Counting: a policy in k seats of a game plays k seat-games in it; its win
+rate is the share of its seat-games that were won (a CIA-KGB tie is a loss
+for everybody, as in the rules). The Wilson interval treats seat-games as
+independent, which is exact for a policy in one seat; for a policy in
+several seats of the same game (teammates win together) it is too narrow.
+
+Baseline: unless `--no-baseline`, the same games (same deals: game g is
+reset with the same seed) are played again with a random player in every
+seat, and each row reports the seats the corresponding policy held. That
+"random in scripted's seats" row is the number a scripted player must beat.
+
+Seeding: `--seed` fixes every deal and every policy's random choices, so the
+same command prints the same table. Game g is reset with a seed drawn from
+`SeedSequence([seed, g])`; the player holding the i-th name draws from
+`SeedSequence([seed, run, i])`.
+
+Progress goes to stderr (tqdm when installed, else a plain bar; `--no-progress`
+turns it off). Bad input prints one `evaluate: error: ...` line to stderr
+and exits with status 2.
+
+Adding a game: one entry in `GAMES` (its env module and, when it has one, its
+scripted player); everything else here is the same for every game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+Policy = Callable[[dict], int]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Where a game's environment and scripted player live ("module" and "module:Class").
+
+    The scripted player is called as `Class(num_players, seed=seed)` and then
+    as `player(observation_dict) -> action`. A game without one can still be
+    evaluated with random players.
+    """
+
+    env_module: str
+    scripted_player: str | None = None
+
+    def make_env(self, **kwargs):
+        return importlib.import_module(self.env_module).env(**kwargs)
+
+    def scripted(self, num_players: int, seed: int) -> Policy:
+        if self.scripted_player is None:
+            raise ValueError(f"{self.env_module} has no scripted player")
+        module, name = self.scripted_player.split(":")
+        return getattr(importlib.import_module(module), name)(num_players, seed=seed)
+
+
+GAMES: dict[str, GameEntry] = {
+    "secrets": GameEntry("hidden_role_envs.secrets_v0", "hidden_role_envs.games.secrets.bots:SecretsScriptedPlayer"),
+}
+
+
+class RandomPolicy:
+    """Uniform over the legal actions of the mask."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: dict) -> int:
+        return int(self.rng.choice(np.flatnonzero(observation["action_mask"])))
+
+
+# policy name -> factory(game, num_players, seed)
+POLICIES: dict[str, Callable[[GameEntry, int, int], Policy]] = {
+    "random": lambda game, num_players, seed: RandomPolicy(seed),
+    "scripted": lambda game, num_players, seed: game.scripted(num_players, seed),
+}
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (sound near 0 and 1, unlike the normal one)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = wins / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seat_plan(names: list[str], num_players: int) -> list[str]:
+    """One policy name per seat: the last name fills the seats left over."""
+    if len(names) > num_players:
+        raise ValueError(f"--seats names {len(names)} policies but the game has {num_players} seats")
+    return names + [names[-1]] * (num_players - len(names))
+
+
+def _seed(*entropy: int) -> int:
+    return int(np.random.SeedSequence(list(entropy)).generate_state(1)[0])
+
+
+@dataclass
+class Row:
+    run: str  # "mix" or "baseline"
+    policy: str  # who played
+    seats_of: str  # whose seats of the mix these are
+    seats_per_game: int
+    seat_games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seat_games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.seat_games)
+
+
+def play(
+    game: GameEntry,
+    num_players: int,
+    plan: list[str],
+    games: int,
+    seed: int,
+    run: int,
+    on_game_done: Callable[[], None] = lambda: None,
+) -> list[int]:
+    """Play `games` seeded games; return the wins of each name's player (indexed like `plan`)."""
+    players = [POLICIES[name](game, num_players, _seed(seed, run, i)) for i, name in enumerate(plan)]
+    env = game.make_env(num_players=num_players)
+    agents = env.possible_agents
+    wins = [0] * num_players
+    for g in range(games):
+        env.reset(seed=_seed(seed, g))
+        player_at = {agents[(i + g) % num_players]: i for i in range(num_players)}
+        winners: list[str] = []  # a truncated game has none
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                winners = info.get("winners", winners)
+                env.step(None)
+            else:
+                env.step(players[player_at[agent]](observation))
+        for agent in winners:
+            wins[player_at[agent]] += 1
+        on_game_done()
+    return wins
+
+
+def evaluate(
+    game_name: str,
+    num_players: int,
+    names: list[str],
+    games: int,
+    seed: int,
+    baseline: bool = True,
+    on_game_done: Callable[[], None] = lambda: None,
+) -> list[Row]:
+    """Rows of the win-rate table: one per policy in the mix, then the all-random baseline for the same seats."""
+    game = GAMES[game_name]
+    plan = seat_plan(names, num_players)
+    rows = []
+    runs = [("mix", plan)] + ([("baseline", ["random"] * num_players)] if baseline else [])
+    for run_index, (run, played) in enumerate(runs):
+        wins = play(game, num_players, played, games, seed, run_index, on_game_done)
+        for name in dict.fromkeys(plan):  # each policy once, in order of first seat
+            held = [i for i, n in enumerate(plan) if n == name]
+            rows.append(Row(run, played[held[0]], name, len(held), len(held) * games, sum(wins[i] for i in held)))
+    return rows
+
+
+def format_table(game_name: str, num_players: int, plan: list[str], games: int, seed: int, rows: list[Row]) -> str:
+    lines = [
+        f"{game_name}, {num_players} players, {games} games, seed {seed}",
+        f"seats: {', '.join(plan)} (rotated one seat left each game)",
+        f"{'policy':<28} {'seats/game':>10} {'seat-games':>11} {'wins':>7} {'win rate':>9}  95% CI",
+    ]
+    previous_run = "mix"
+    for row in rows:
+        if row.run != previous_run:
+            lines.append("baseline: random in every seat, same deals and seats")
+            previous_run = row.run
+        label = row.policy if row.run == "mix" else f"{row.policy} in {row.seats_of}'s seats"
+        low, high = row.interval
+        lines.append(
+            f"{label:<28} {row.seats_per_game:>10} {row.seat_games:>11} {row.wins:>7} {row.win_rate:>9.3f}"
+            f"  [{low:.3f}, {high:.3f}]"
+        )
+    return "\n".join(lines)
+
+
+CSV_COLUMNS = [
+    "game",
+    "players",
+    "games",
+    "seed",
+    "seats",
+    "run",
+    "policy",
+    "seats_of",
+    "seats_per_game",
+    "seat_games",
+    "wins",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+]
+
+
+def write_csv(path: str, game_name: str, num_players: int, plan: list[str], games: int, seed: int, rows: list[Row]):
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(CSV_COLUMNS)
+        for row in rows:
+            low, high = row.interval
+            writer.writerow(
+                [
+                    game_name,
+                    num_players,
+                    games,
+                    seed,
+                    ",".join(plan),
+                    row.run,
+                    row.policy,
+                    row.seats_of,
+                    row.seats_per_game,
+                    row.seat_games,
+                    row.wins,
+                    f"{row.win_rate:.4f}",
+                    f"{low:.4f}",
+                    f"{high:.4f}",
+                ]
+            )
+
+
+# --- progress on stderr --------------------------------------------------
+
+
+class _TextProgress:
+    """A small progress bar for when tqdm is not installed."""
+
+    def __init__(self, total: int, desc: str):
+        self.total, self.desc, self.done = total, desc, 0
+        self.start = self.last_draw = time.monotonic()
+        self._draw()
+
+    def update(self, count: int = 1) -> None:
+        self.done += count
+        now = time.monotonic()
+        if now - self.last_draw >= 0.2 or self.done == self.total:
+            self.last_draw = now
+            self._draw()
+
+    def _draw(self) -> None:
+        share = self.done / self.total if self.total else 1.0
+        filled = int(30 * share)
+        rate = self.done / max(time.monotonic() - self.start, 1e-9)
+        sys.stderr.write(
+            f"\r{self.desc}: {share:4.0%} |{'#' * filled}{' ' * (30 - filled)}| {self.done}/{self.total}"
+            f" [{rate:.0f} games/s]"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _TextProgress(total, desc)
+    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr)
+
+
+# --- command line ----------------------------------------------------------
+
+
+class UsageError(Exception):
+    """Bad input from the command line: reported in one line, no traceback."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seed_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m training.evaluate",
+        description="Play seeded games between policies and report win rates with 95% Wilson intervals.",
+        epilog="Policies: " + ", ".join(POLICIES) + ". With fewer --seats names than players, the last name "
+        "fills the remaining seats; the seats rotate one place every game.",
+    )
+    parser.add_argument("game", help="the game: " + ", ".join(GAMES))
+    parser.add_argument("--players", type=_positive_int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--games", type=_positive_int, default=1000, help="games to play (default 1000)")
+    parser.add_argument("--seed", type=_seed_arg, default=0, help="seed of deals and policies (default 0)")
+    parser.add_argument(
+        "--seats",
+        default="scripted,random",
+        help="policy per seat, comma separated (default scripted,random: one scripted player, the rest random)",
+    )
+    parser.add_argument("--csv", default="evaluation.csv", help="where to write the table (default evaluation.csv)")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the all-random baseline")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(build_parser().parse_args(argv))
+    except UsageError as error:
+        print(f"evaluate: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("evaluate: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.game not in GAMES:
+        raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(GAMES)}")
+    game = GAMES[args.game]
+    try:
+        probe = game.make_env() if args.players is None else game.make_env(num_players=args.players)
+    except ValueError as error:  # the environment names the bad argument and the allowed range
+        raise UsageError(f"--players: {error}") from None
+    num_players = probe.num_players
+    names = [name.strip() for name in args.seats.split(",")]
+    unknown = [name for name in names if name not in POLICIES]
+    if unknown:
+        raise UsageError(f"unknown policy {unknown[0]!r} in --seats; choose from: {', '.join(POLICIES)}")
+    if "scripted" in names and game.scripted_player is None:
+        raise UsageError(f"{args.game} has no scripted player yet; use random seats only")
+    try:
+        plan = seat_plan(names, num_players)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+    folder = os.path.dirname(args.csv) or "."
+    if not os.path.isdir(folder):  # say so now rather than after the games
+        raise UsageError(f"cannot write --csv {args.csv!r}: no directory {folder!r}")
+
+    total = args.games * (1 if args.no_baseline else 2)
+    bar = _progress(total, f"{args.game}, {num_players} players", enabled=not args.no_progress)
+    try:
+        rows = evaluate(
+            args.game,
+            num_players,
+            names,
+            args.games,
+            args.seed,
+            baseline=not args.no_baseline,
+            on_game_done=(bar.update if bar else lambda: None),
+        )
+    finally:
+        if bar:
+            bar.close()
+    print(format_table(args.game, num_players, plan, args.games, args.seed, rows))
+    try:
+        write_csv(args.csv, args.game, num_players, plan, args.games, args.seed, rows)
+    except OSError as error:
+        raise UsageError(f"cannot write --csv {args.csv!r}: {error.strerror or error}") from None
+    print(f"wrote {args.csv}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
