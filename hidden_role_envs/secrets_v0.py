@@ -61,6 +61,7 @@ relative to the observer (row 0 = itself, row k = k seats to its left).
 | `face_up` | (n, 8) | face-up characters on each screen, by character |
 | `face_down` | (n,) | face-down cards on each screen |
 | `bullets_received` | (n,) | Bullets on each screen |
+| `bullet_givers` | (n, n) | Bullets on each screen (row) by the seat that gave them (column) |
 | `active_player` | (n,) | one-hot: whose turn it is |
 | `revealed` | (8,) | the two characters showing this turn (one under the single-character ruling) |
 | `offered_card` | (8,) | one-hot: the Offer's card if this seat knows it (the active player after choosing; everyone once it is turned up) |

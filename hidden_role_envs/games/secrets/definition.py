@@ -116,9 +116,9 @@ class SecretsDefinition(GameDefinition):
         if kind == "bullet_drawn_unseen":
             return f"{_seat(data[0], viewer)} drew a Bullet"
         if kind == "bullet_given":
-            return f"you gave the Bullet worth {data[2]} to {_seat(data[1], viewer)}"
-        if kind == "bullet_given_unseen":
             return f"{_seat(data[0], viewer)} gave a Bullet to {_seat(data[1], viewer)}"
+        if kind == "bullet_value":
+            return f"the Bullet you gave {_seat(data[1], viewer)} is worth {data[2]}"
         if kind == "game_over":
             return "the game is over"
         return None

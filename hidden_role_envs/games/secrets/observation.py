@@ -38,6 +38,7 @@ def secrets_layout(num_players: int) -> ObservationLayout:
             Block("face_up", (n, NUM_CHARACTERS), 0, most, "face-up characters on each screen, by character"),
             Block("face_down", (n,), 0, 29, "face-down cards on each screen"),
             Block("bullets_received", (n,), 0, 4, "Bullets on each screen"),
+            Block("bullet_givers", (n, n), 0, 4, "Bullets on each screen (row) by who gave them (column)"),
             Block("active_player", (n,), 0, 1, "one-hot: whose turn it is"),
             Block("revealed", (NUM_CHARACTERS,), 0, 1, "the character(s) drawn and shown this turn"),
             Block("offered_card", (NUM_CHARACTERS,), 0, 1, "one-hot: the card of the Offer, if this seat knows it"),
@@ -70,6 +71,7 @@ class SecretsObserver(Observer):
         self.known_offer = [NOBODY] * n  # the Offer's card, as each seat knows it
         self.bullet_in_hand = [None] * n
         self.bullets_given = np.zeros((n, n, len(BULLET_VALUES)), dtype=np.float32)  # giver, receiver, value
+        self.bullet_givers = np.zeros((n, n), dtype=np.float32)  # receiver, giver: public
         self.update(events)
 
     def update(self, events: list[Event]) -> None:
@@ -96,6 +98,9 @@ class SecretsObserver(Observer):
                 seat, value = data
                 self.bullet_in_hand[seat] = value
             elif kind == "bullet_given":
+                giver, receiver = data
+                self.bullet_givers[receiver, giver] += 1
+            elif kind == "bullet_value":
                 giver, receiver, value = data
                 self.bullet_in_hand[giver] = None
                 self.bullets_given[giver, receiver, BULLET_VALUES.index(value)] = 1.0
@@ -107,6 +112,7 @@ class SecretsObserver(Observer):
         v["face_up"][:] = table.face_up[order]
         v["face_down"][:] = table.face_down[order]
         v["bullets_received"][:] = table.bullets[order]
+        v["bullet_givers"][:] = self.bullet_givers[np.ix_(order, order)]
         _one_hot_seat(v["active_player"], table.active, seat, self.num_players)
         v["revealed"][:] = 0
         for card in table.revealed:

@@ -269,8 +269,8 @@ class SecretsGame(RulesEngine):
             self.bullets_received[target].append((actor, value))
             table.bullets[target] += 1
             self.touched.add(target)
-            events.append(Event("bullet_given", (actor,), (actor, target, value)))
-            events.append(Event("bullet_given_unseen", self._others(actor), (actor, target)))
+            events.append(Event("bullet_given", self.everyone, (actor, target)))
+            events.append(Event("bullet_value", (actor,), (actor, target, value)))
             self._end_turn(events)
         return events
 

@@ -42,12 +42,20 @@ def check_scores_follow_the_screens(engine, info):
         assert info["scores"][f"player_{seat}"] == face_up_value + bullet_value
 
 
-def check_knowledge_never_rules_out_the_truth(env):
+def check_observations_against_the_truth(env):
+    """Knowledge never rules out the true tokens; who gave each Bullet matches the screens."""
     engine = env.unwrapped.engine
     n = engine.num_players
-    identity = env.unwrapped.observation_fields["identity"]
+    fields = env.unwrapped.observation_fields
     for seat in range(n):
-        probs = env.observe(f"player_{seat}")["observation"][identity].reshape(n + 1, 3)
+        vector = env.observe(f"player_{seat}")["observation"]
+        givers = vector[fields["bullet_givers"]].reshape(n, n)
+        assert np.array_equal(givers.sum(axis=1), vector[fields["bullets_received"]])
+        for k in range(n):
+            receiver = (seat + k) % n
+            true_givers = Counter(g for g, _ in engine.bullets_received[receiver])
+            assert all(givers[k, j] == true_givers[(seat + j) % n] for j in range(n))
+        probs = vector[fields["identity"]].reshape(n + 1, 3)
         assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
         places = [(seat + k) % n for k in range(n)] + [n]
         truth = [engine.tokens[p] for p in places]
@@ -83,7 +91,7 @@ def test_random_playouts_keep_every_invariant(n):
                     assert pickle.dumps(engine) == before, "an illegal action changed the game"
             if steps % 7 == 0:
                 check_cards_are_conserved(engine)
-                check_knowledge_never_rules_out_the_truth(env)
+                check_observations_against_the_truth(env)
             env.step(int(rng.choice(legal)))
             steps += 1
         assert not env.agents
