@@ -133,7 +133,7 @@ class TokenBeliefs:
         """(places, kinds) probabilities for one observer; a cached read-only array."""
         if self._stale[observer]:
             w = self.weights[observer]
-            m = (w @ self.table.indicator) / w.sum()
+            m = np.clip((w @ self.table.indicator) / w.sum(), 0.0, 1.0)  # rounding must not leave [0, 1]
             self._marginals[observer] = m.reshape(self.table.num_places, self.table.num_kinds)
             self._stale[observer] = False
         return self._marginals[observer]
