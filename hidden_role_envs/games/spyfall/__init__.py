@@ -1,0 +1,1 @@
+"""Spyfall: locations, rules engine, actions, observation and scripted players."""

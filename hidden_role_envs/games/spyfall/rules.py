@@ -1,0 +1,488 @@
+"""The rules of Spyfall: state, legal actions and their effects.
+
+Plain Python and NumPy; no PettingZoo here. The public table
+(`SpyfallTable`) is what every seat sees; the spy, the location and the
+roles stay in the engine and reach seats only as `Event`s addressed to the
+seats that see them (each seat its own card; everyone the revealed cards).
+
+A round: the dealer asks first; each question is answered by its target,
+who then asks the next one. After every answer comes one interruption
+window: every seat in turn order from the answerer's left (the answerer
+last) may pass, accuse (once per round while the clock runs) or, the spy
+only, reveal and name the location. An accusation is voted on by everyone
+but the accused and the accuser (who counts as yes); a unanimous vote
+reveals the accused's card and ends the round, otherwise the window goes on.
+When `question_limit` questions have been answered and the last window has
+closed, time is up: from the dealer, each seat in turn accuses or passes,
+and the first unanimous vote ends the round; if nobody is convicted the spy
+wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from hidden_role_envs.core.game import Event, Outcome, RulesEngine
+from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, ASK, GUESS, PASS, VOTE, SpyfallActions
+from hidden_role_envs.games.spyfall.locations import LocationSet
+
+NOBODY = -1
+GAME_OVER = -1  # table.decision once the game has ended
+
+# The decisions a seat can be asked (table.decision), and the action kinds each allows.
+QUESTION, REPLY, WINDOW, BALLOT, FINAL_ACCUSATION = range(5)
+DECISIONS = (
+    "ask a question",
+    "answer the question",
+    "pass, accuse or (spy only) name the location",
+    "vote on the accusation",
+    "accuse or pass now that time is up",
+)
+KINDS_OF_DECISION = {
+    QUESTION: (ASK,),
+    REPLY: (ANSWER,),
+    WINDOW: (PASS, ACCUSE, GUESS),
+    BALLOT: (VOTE,),
+    FINAL_ACCUSATION: (PASS, ACCUSE),
+}
+
+# How a round ends, and the points of each ending (from the rulebook).
+SPY_NOT_CAUGHT, NON_SPY_CONVICTED, SPY_NAMED_LOCATION, SPY_NAMED_WRONG_LOCATION, SPY_CONVICTED = range(5)
+RESULTS = (
+    "nobody was convicted: the spy wins",
+    "a non-spy was convicted: the spy wins",
+    "the spy named the location: the spy wins",
+    "the spy named the wrong location: the non-spies win",
+    "the spy was convicted: the non-spies win",
+)
+SPY_POINTS = {SPY_NOT_CAUGHT: 2, NON_SPY_CONVICTED: 4, SPY_NAMED_LOCATION: 4}
+NON_SPY_POINTS = 1
+ACCUSER_OF_THE_SPY_POINTS = 2
+
+# A vote as revealed: per seat, yes (the accuser counts as yes), no, or the accused (no vote).
+NO, YES, NOT_VOTING = 0, 1, -1
+
+
+@dataclass(frozen=True, eq=False)
+class SpyfallConfig:
+    """The constructor's choices, and what follows from them once for all the games of an environment."""
+
+    num_players: int
+    num_rounds: int
+    question_limit: int
+    places: LocationSet
+
+    @cached_property
+    def actions(self) -> SpyfallActions:
+        return SpyfallActions(self.num_players, self.places.attributes, self.places.names)
+
+    @cached_property
+    def masks(self) -> FixedMasks:
+        return FixedMasks(self.num_players, len(self.places.attributes), self.actions)
+
+
+class FixedMasks:
+    """The legal-action masks that do not change within a game, built once per configuration."""
+
+    def __init__(self, num_players: int, num_attributes: int, actions: SpyfallActions):
+        size = len(actions)
+
+        def mask_of(*kinds: int) -> np.ndarray:
+            mask = np.zeros(size, dtype=np.int8)
+            for kind in kinds:
+                mask[actions.of_kind[kind]] = 1
+            return mask
+
+        self.none = np.zeros(size, dtype=np.int8)
+        self.by_decision = {REPLY: mask_of(ANSWER), BALLOT: mask_of(VOTE), FINAL_ACCUSATION: mask_of(PASS, ACCUSE)}
+        # questions, by the relative seat that may not be asked (0: nobody, at the round's first question)
+        self.question = []
+        for forbidden in range(num_players):
+            mask = mask_of(ASK)
+            if forbidden:
+                mask[[actions.ask(forbidden, a) for a in range(num_attributes)]] = 0
+            self.question.append(mask)
+        # the interruption window by [accusation used, is the spy], every location still nameable
+        self.window = np.zeros((2, 2, size), dtype=np.int8)
+        for used in (0, 1):
+            for spy in (0, 1):
+                self.window[used, spy] = mask_of(PASS, *(() if used else (ACCUSE,)), *((GUESS,) if spy else ()))
+
+
+class SpyfallTable:
+    """The public table: everything here is seen by every seat."""
+
+    def __init__(self, num_players: int, num_locations: int):
+        n = num_players
+        self.num_players = n
+        self.round = 0  # the round in play, from 0
+        self.dealer = NOBODY
+        self.played: list[int] = []  # locations of finished rounds (revealed when each ended)
+        self.played_mask = np.zeros(num_locations, dtype=np.float32)
+        self.scores = np.zeros(n, dtype=np.int32)
+        # this round
+        self.questions = 0  # questions answered
+        self.time_up = False
+        self.asker = self.target = self.attribute = NOBODY  # the question waiting for its answer
+        self.cannot_ask = NOBODY  # the seat that just asked the asker: it may not be asked back
+        self.window_of = NOBODY  # the answerer whose interruption window is open
+        self.accusation_used = np.zeros(n, dtype=np.float32)
+        self.accuser = self.accused = NOBODY  # the vote in progress
+        self.voters: tuple[int, ...] = ()
+        self.votes_cast = 0
+        self.decision = GAME_OVER
+        self.to_act = NOBODY
+        self.decisions = 0  # decisions taken in the whole game
+
+
+class SpyfallGame(RulesEngine):
+    """One game of Spyfall (`num_rounds` rounds).
+
+    `setup` may fix the deal, for scenarios and tests: `dealer` (the first
+    dealer), `locations` (the location of the first rounds, by name or
+    index), `spies` (the spy of the first rounds) and `roles` (per round, a
+    role name per seat and None for the spy; needs that round's location and
+    spy). Anything not given is drawn with `rng`.
+    """
+
+    def __init__(self, config: SpyfallConfig, rng: np.random.Generator, setup: dict | None):
+        n = config.num_players
+        self.config = config
+        self.num_players = n
+        self.actions = config.actions
+        self.masks = config.masks
+        self.places = config.places
+        self.rng = rng
+        self.everyone = tuple(range(n))
+        self.table = SpyfallTable(n, len(self.places))
+        self._parse_setup(dict(setup or {}))
+        self.table.dealer = self._dealer if self._dealer is not None else int(rng.integers(n))
+        self.spy = NOBODY
+        self.location = NOBODY
+        self.roles: list[int] = []  # role index per seat (NOBODY for the spy)
+        self.ballots: dict[int, bool] = {}
+        self.final_turns = 0  # seats that had their time-up accusation turn
+        self.window_turns = 0  # seats that had their turn in the open window
+        self.history: list[dict] = []  # finished rounds, for the final infos
+        self.over = False
+        self._rewards: dict[int, float] = {}
+
+    # --- RulesEngine --------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return NOBODY if self.over else self.table.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def turns_played(self) -> int:
+        return self.table.decisions
+
+    def start(self) -> list[Event]:
+        events: list[Event] = []
+        self._start_round(events)
+        return events
+
+    def legal_mask(self) -> np.ndarray:
+        table = self.table
+        decision = table.decision
+        if decision == QUESTION:  # the first question of a round may go to anyone
+            forbidden = 0 if table.cannot_ask == NOBODY else (table.cannot_ask - table.to_act) % self.num_players
+            return self.masks.question[forbidden]
+        if decision == WINDOW:
+            return self._window_masks[int(table.accusation_used[table.to_act]), int(table.to_act == self.spy)]
+        if decision == GAME_OVER:
+            return self.masks.none
+        return self.masks.by_decision[decision]
+
+    def illegal_reason(self, action: int) -> str:
+        table = self.table
+        if self.over:
+            return "the game is over"
+        kind, arg = self.actions.meaning[action]
+        decision = table.decision
+        if kind == GUESS and decision == FINAL_ACCUSATION:
+            return "time is up: the spy may no longer reveal and name the location"
+        if kind not in KINDS_OF_DECISION[decision]:
+            return f"the decision now is {DECISIONS[decision]!r}"
+        actor = table.to_act
+        if kind == ASK:
+            return f"player_{table.cannot_ask} just asked you a question: you may not ask them back"
+        if kind == ACCUSE:
+            return "you already used your accusation this round (it comes back when time is up)"
+        if kind == GUESS and actor != self.spy:
+            return "only the spy may reveal and name the location"
+        if kind == GUESS:
+            return f"{self.places.names[arg]} was the location of an earlier round: locations do not repeat"
+        return "it is not legal now"
+
+    def apply(self, action: int) -> list[Event]:
+        kind, arg = self.actions.meaning[action]
+        table = self.table
+        actor = table.to_act
+        n = self.num_players
+        events: list[Event] = []
+        table.decisions += 1
+        if kind == ASK:
+            offset, attribute = arg
+            target = (actor + offset) % n
+            table.asker, table.target, table.attribute = actor, target, attribute
+            events.append(Event("asked", self.everyone, (actor, target, attribute)))
+            self._ask(REPLY, target)
+        elif kind == ANSWER:
+            events.append(Event("answered", self.everyone, (actor, table.attribute, arg)))
+            table.questions += 1
+            table.cannot_ask = table.asker
+            table.asker = table.target = table.attribute = NOBODY
+            table.window_of = actor
+            self.window_turns = 0
+            self._ask(WINDOW, (actor + 1) % n)
+        elif kind == PASS:
+            events.append(Event("passed", self.everyone, (actor,)))
+            self._next_turn(events)
+        elif kind == ACCUSE:
+            if table.decision == WINDOW:
+                table.accusation_used[actor] = 1
+            self._accuse(actor, (actor + arg) % n, events)
+        elif kind == GUESS:
+            right = arg == self.location
+            events.append(Event("guessed", self.everyone, (actor, arg, right)))
+            self._end_round(SPY_NAMED_LOCATION if right else SPY_NAMED_WRONG_LOCATION, events)
+        elif kind == VOTE:
+            self.ballots[actor] = arg
+            table.votes_cast += 1
+            events.append(Event("voted", (actor,), (actor, arg)))
+            events.append(Event("vote_cast", self._others(actor), (actor,)))
+            if table.votes_cast < len(table.voters):
+                self._ask(BALLOT, table.voters[table.votes_cast])
+            else:
+                self._count_votes(events)
+        return events
+
+    def pop_rewards(self) -> dict[int, float]:
+        rewards, self._rewards = self._rewards, {}
+        return rewards
+
+    def outcome(self, reward_mode: str) -> Outcome:
+        """Every point was paid at the end of its round (`pop_rewards`): the final rewards are zero."""
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        n = self.num_players
+        scores = [int(s) for s in self.table.scores]
+        best = max(scores)
+        winners = tuple(s for s in range(n) if scores[s] == best)
+        last = self.history[-1]
+        info = {
+            "result": f"{' and '.join(f'player_{s}' for s in winners)} with {best} point(s)",
+            "winners": [f"player_{s}" for s in winners],
+            "scores": {f"player_{s}": scores[s] for s in range(n)},
+            "spy": last["spy"],
+            "location": last["location"],
+            "points": last["points"],
+            "rounds": self.history,
+            "turns": self.table.decisions,
+        }
+        per_seat = tuple(
+            {"role": last["roles"][f"player_{s}"], "score": scores[s], "won": s in winners} for s in range(n)
+        )
+        return Outcome(winners=winners, rewards=(0.0,) * n, info=info, per_seat_info=per_seat)
+
+    # --- the round ------------------------------------------------------
+
+    def _others(self, seat: int) -> tuple[int, ...]:
+        return tuple(s for s in self.everyone if s != seat)
+
+    def _ask(self, decision: int, seat: int) -> None:
+        self.table.decision = decision
+        self.table.to_act = seat
+
+    def _start_round(self, events: list[Event]) -> None:
+        table = self.table
+        n = self.num_players
+        r = table.round
+        unplayed = [loc for loc in range(len(self.places)) if loc not in table.played]
+        if r < len(self._locations):
+            self.location = self._locations[r]
+        else:
+            self.location = unplayed[int(self.rng.integers(len(unplayed)))]
+        self.spy = self._spies[r] if r < len(self._spies) else int(self.rng.integers(n))
+        if r < len(self._roles):
+            self.roles = self._roles[r]
+        else:
+            dealt = iter(self.rng.permutation(len(self.places.locations[self.location].roles))[: n - 1])
+            self.roles = [NOBODY if s == self.spy else int(next(dealt)) for s in range(n)]
+        table.questions = 0
+        table.time_up = False
+        table.asker = table.target = table.attribute = table.cannot_ask = table.window_of = NOBODY
+        table.accusation_used[:] = 0
+        table.accuser = table.accused = NOBODY
+        table.voters = ()
+        table.votes_cast = 0
+        self.final_turns = self.window_turns = 0
+        self._window_masks = self.masks.window.copy()  # no location of an earlier round may be named
+        self._window_masks[:, :, [self.actions.guess(loc) for loc in table.played]] = 0
+        events.append(Event("round_started", self.everyone, (r, table.dealer)))
+        for s in range(n):
+            location = NOBODY if s == self.spy else self.location
+            events.append(Event("dealt", (s,), (s, location, self.roles[s])))
+        self._ask(QUESTION, table.dealer)
+
+    def _next_turn(self, events: list[Event]) -> None:
+        """After a pass or a failed vote: the next seat of the window or of the time-up accusations."""
+        if self.table.time_up:
+            self._next_final_accuser(events)
+        else:
+            self._next_in_window(events)
+
+    def _next_in_window(self, events: list[Event]) -> None:
+        table = self.table
+        n = self.num_players
+        self.window_turns += 1
+        if self.window_turns < n:
+            self._ask(WINDOW, (table.window_of + 1 + self.window_turns) % n)
+        elif table.questions < self.config.question_limit:
+            self._ask(QUESTION, table.window_of)  # the answerer asks next
+        else:
+            table.time_up = True
+            events.append(Event("time_up", self.everyone, ()))
+            self.final_turns = 0
+            self._ask(FINAL_ACCUSATION, table.dealer)
+
+    def _next_final_accuser(self, events: list[Event]) -> None:
+        self.final_turns += 1
+        if self.final_turns < self.num_players:
+            self._ask(FINAL_ACCUSATION, (self.table.dealer + self.final_turns) % self.num_players)
+        else:
+            self._end_round(SPY_NOT_CAUGHT, events)
+
+    def _accuse(self, accuser: int, accused: int, events: list[Event]) -> None:
+        table = self.table
+        n = self.num_players
+        table.accuser, table.accused = accuser, accused
+        table.voters = tuple(s for s in ((accuser + k) % n for k in range(1, n)) if s != accused)
+        table.votes_cast = 0
+        self.ballots = {}
+        events.append(Event("accused", self.everyone, (accuser, accused)))
+        self._ask(BALLOT, table.voters[0])
+
+    def _count_votes(self, events: list[Event]) -> None:
+        """All votes are in: they are shown, and a unanimous yes reveals the accused's card."""
+        table = self.table
+        accuser, accused = table.accuser, table.accused
+        votes = [YES if self.ballots.get(s, True) else NO for s in self.everyone]  # the accuser counts as yes
+        votes[accused] = NOT_VOTING
+        convicted = all(v != NO for v in votes)
+        events.append(Event("vote_result", self.everyone, (accuser, accused, tuple(votes), convicted)))
+        table.accuser = table.accused = NOBODY
+        table.voters = ()
+        table.votes_cast = 0
+        self.ballots = {}
+        if not convicted:
+            self._next_turn(events)
+            return
+        is_spy = accused == self.spy
+        events.append(Event("card_revealed", self.everyone, (accused, is_spy)))
+        self._end_round(SPY_CONVICTED if is_spy else NON_SPY_CONVICTED, events, accuser=accuser)
+
+    def _end_round(self, result: int, events: list[Event], accuser: int = NOBODY) -> None:
+        table = self.table
+        n = self.num_players
+        if result in SPY_POINTS:
+            points = [SPY_POINTS[result] if s == self.spy else 0 for s in range(n)]
+        else:
+            points = [0 if s == self.spy else NON_SPY_POINTS for s in range(n)]
+            if result == SPY_CONVICTED:
+                points[accuser] = ACCUSER_OF_THE_SPY_POINTS
+        for s in range(n):
+            table.scores[s] += points[s]
+            if points[s]:
+                self._rewards[s] = self._rewards.get(s, 0.0) + float(points[s])
+        location = self.places.locations[self.location]
+        self.history.append(
+            {
+                "round": table.round + 1,
+                "dealer": f"player_{table.dealer}",
+                "spy": f"player_{self.spy}",
+                "location": location.name,
+                "roles": {f"player_{s}": "Spy" if s == self.spy else location.roles[self.roles[s]] for s in range(n)},
+                "result": RESULTS[result],
+                "points": {f"player_{s}": points[s] for s in range(n)},
+            }
+        )
+        events.append(Event("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
+        table.played.append(self.location)
+        table.played_mask[self.location] = 1
+        if table.round + 1 == self.config.num_rounds:
+            self.over = True
+            self._ask(GAME_OVER, NOBODY)
+            events.append(Event("game_over", self.everyone, ()))
+            return
+        table.round += 1
+        table.dealer = self.spy  # the spy of a round deals the next
+        self._start_round(events)
+
+    # --- setup ------------------------------------------------------------
+
+    def _parse_setup(self, setup: dict) -> None:
+        n = self.num_players
+        rounds = self.config.num_rounds
+        unknown = set(setup) - {"dealer", "locations", "spies", "roles"}
+        if unknown:
+            raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: dealer, locations, spies, roles")
+        dealer = setup.get("dealer")
+        if dealer is not None and not _is_seat(dealer, n):
+            raise ValueError(f"setup dealer must be a seat from 0 to {n - 1}; got {dealer!r}")
+        self._dealer = None if dealer is None else int(dealer)
+
+        self._locations = []
+        for item in _as_list(setup.get("locations", []), "locations", rounds):
+            if isinstance(item, str) and item in self.places.names:
+                self._locations.append(self.places.names.index(item))
+            elif _is_seat(item, len(self.places)):
+                self._locations.append(int(item))
+            else:
+                raise ValueError(f"setup locations: {item!r} is neither a location name nor an index")
+        if len(set(self._locations)) != len(self._locations):
+            raise ValueError("setup locations must be distinct: a location is not repeated within a game")
+
+        self._spies = []
+        for item in _as_list(setup.get("spies", []), "spies", rounds):
+            if not _is_seat(item, n):
+                raise ValueError(f"setup spies must be seats from 0 to {n - 1}; got {item!r}")
+            self._spies.append(int(item))
+
+        self._roles = []
+        for r, seats in enumerate(_as_list(setup.get("roles", []), "roles", rounds)):
+            if r >= len(self._locations) or r >= len(self._spies):
+                raise ValueError(f"setup roles of round {r + 1} need that round's location and spy in the setup")
+            names = self.places.locations[self._locations[r]].roles
+            spy = self._spies[r]
+            if isinstance(seats, str) or len(seats) != n:
+                raise ValueError(f"setup roles of round {r + 1} must name a role per seat ({n}), None for the spy")
+            if seats[spy] is not None or any(s != spy and name not in names for s, name in enumerate(seats)):
+                raise ValueError(
+                    f"setup roles of round {r + 1}: the spy (seat {spy}) gets None, every other seat a role of "
+                    f"{self.places.names[self._locations[r]]} {names}; got {list(seats)}"
+                )
+            dealt = [name for name in seats if name is not None]
+            if len(set(dealt)) != len(dealt):
+                raise ValueError(f"setup roles of round {r + 1} must be distinct; got {list(seats)}")
+            self._roles.append([NOBODY if name is None else names.index(name) for name in seats])
+
+
+def _is_seat(value, count: int) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < count
+
+
+def _as_list(value, key: str, rounds: int) -> list:
+    if isinstance(value, str) or not hasattr(value, "__len__"):
+        raise ValueError(f"setup {key} must be a list with one entry per round; got {value!r}")
+    if len(value) > rounds:
+        raise ValueError(f"setup {key} has {len(value)} entries but the game has {rounds} round(s)")
+    return list(value)
