@@ -1,6 +1,6 @@
 """Random-play throughput of the environments through `env()`.
 
-    python -m benchmarks.throughput            # Secrets at 4 and 8 players
+    python -m benchmarks.throughput            # every game at its smallest and largest table
     python -m benchmarks.throughput --seconds 0.5 --repeats 3
 
 Each case plays seeded games with a uniformly random legal policy, building
@@ -19,10 +19,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hidden_role_envs import secrets_v0
+from hidden_role_envs import secrets_v0, spyfall_v0
 
+# game -> (env constructor, player counts: the smallest and the largest)
 CASES: dict[str, tuple[Callable, list[int]]] = {
     "secrets": (secrets_v0.env, [4, 8]),
+    "spyfall": (spyfall_v0.env, [3, 8]),
 }
 
 

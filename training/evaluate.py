@@ -51,8 +51,8 @@ Progress goes to stderr (tqdm when installed, else a plain bar; `--no-progress`
 turns it off). Bad input prints one `evaluate: error: ...` line to stderr
 and exits with status 2.
 
-Adding a game: one entry in `GAMES` (its env module and, when it has one, its
-scripted player); everything else here is the same for every game.
+Every game registered in `hidden_role_envs.core.registry` can be evaluated;
+everything here is the same for every game.
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
+from hidden_role_envs.core import registry
 
 Policy = Callable[[dict], int]
 
@@ -95,7 +97,7 @@ class GameEntry:
 
 
 GAMES: dict[str, GameEntry] = {
-    "secrets": GameEntry("hidden_role_envs.secrets_v0", "hidden_role_envs.games.secrets.bots:SecretsScriptedPlayer"),
+    name: GameEntry(game.module, game.scripted_player) for name, game in registry.GAMES.items()
 }
 
 

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pettingzoo
 
 NAMESPACE = "hidden_roles"
-
-# game name -> versioned module
-GAMES = {
-    "secrets": "hidden_role_envs.secrets_v0",
-}
 VERSION = 0
+
+
+@dataclass(frozen=True)
+class RegisteredGame:
+    module: str  # the versioned public module, with env() and raw_env
+    scripted_player: str  # "module:Class", called as Class(num_players, seed=...)
+
+
+GAMES = {
+    "secrets": RegisteredGame("hidden_role_envs.secrets_v0", "hidden_role_envs.games.secrets.bots:SecretsScriptedPlayer"),
+    "spyfall": RegisteredGame("hidden_role_envs.spyfall_v0", "hidden_role_envs.games.spyfall.bots:SpyfallScriptedPlayer"),
+}
 
 
 def env_id(game: str) -> str:
@@ -20,9 +28,9 @@ def env_id(game: str) -> str:
 
 
 def register_games() -> None:
-    for game, module in GAMES.items():
+    for game, entry in GAMES.items():
         if env_id(game) not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id(game), entry_point=f"{module}:env")
+            pettingzoo.register("aec", env_id(game), entry_point=f"{entry.module}:env")
 
 
 def available_envs() -> list[str]:

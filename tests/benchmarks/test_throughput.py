@@ -5,7 +5,9 @@ def test_quick_run_reports_every_case(capsys):
     assert throughput.main(["--seconds", "0.05", "--repeats", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = [line.split() for line in lines[1:]]
-    assert [(r[0], r[1]) for r in rows] == [("secrets", "4"), ("secrets", "8")]
+    expected = [(game, str(n)) for game, (_, counts) in throughput.CASES.items() for n in counts]
+    assert [(r[0], r[1]) for r in rows] == expected
+    assert {"secrets", "spyfall"} <= {game for game, _ in expected}
     assert all(float(r[2].replace(",", "")) > 0 for r in rows)
 
 
