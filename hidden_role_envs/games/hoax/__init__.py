@@ -1,0 +1,1 @@
+"""Hoax: character sheet, rules engine, actions, observation and scripted players."""

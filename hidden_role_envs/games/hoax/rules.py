@@ -1,0 +1,576 @@
+"""The rules of Hoax: state, legal actions and their effects.
+
+Plain Python and NumPy; no PettingZoo here. The public table (`HoaxTable`)
+is what every seat sees; the characters, the ballots of a vote in progress
+and the suspicion cards shown to an investigator stay in the engine and
+reach seats only as `Event`s addressed to the seats that see them.
+
+What the characters' privileges and immunities do is not written here: the
+engine interprets the character sheet (`sheet.py`, read by `privileges.py`).
+
+A claim, a privilege claim or an immunity claim alike, goes through the
+same steps: the other players still in, in turn order from the claimant's
+left, are asked whether they call Hoax (the holder of the Hoax card is
+skipped) until one does; then everyone but the claimant votes in secret,
+in the same order, and the ballots are revealed together. A strict majority
+of thumbs down checks the claim: true, the claimant wins at once; false, the
+claimant takes an impostor token on that character and the claim does
+nothing. Otherwise (no call, a tie or a majority of thumbs up) the claim
+stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from hidden_role_envs.core.game import Event, Outcome, RulesEngine, relative_order
+from hidden_role_envs.games.hoax.actions import (
+    ACCUSE,
+    CALL,
+    CLAIM,
+    DECISIONS,
+    END_TURN,
+    HOAX_CALL,
+    IMMUNE,
+    IMMUNITY,
+    INVESTIGATE,
+    NO_CALL,
+    NO_IMMUNITY,
+    PICK,
+    PICK_RESOURCE,
+    THUMBS_UP,
+    TURN,
+    VOTE,
+    HoaxActions,
+)
+from hidden_role_envs.games.hoax.cards import (
+    NUM_CHARACTERS,
+    NUM_RESOURCES,
+    RESOURCES,
+    SUPPLY_PER_TYPE,
+    SUSPICION_CARDS_SHOWN,
+)
+from hidden_role_envs.games.hoax.privileges import (
+    EACH_NEIGHBOUR,
+    EACH_OTHER,
+    NAMED,
+    SWAP,
+    TAKE,
+    CharacterSheet,
+    Effect,
+)
+
+NOBODY = -1
+SUPPLY = -1  # where a resource comes from or goes to, when it is not a seat
+GAME_OVER = -1  # table.decision once the game has ended
+
+
+@dataclass(frozen=True)
+class HoaxConfig:
+    num_players: int
+    sheet: CharacterSheet
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim in progress, public: who, which character, and the privilege's choices (absolute seats)."""
+
+    claimant: int
+    character: int
+    option: int = NOBODY  # NOBODY for an immunity claim
+    resource: int = NOBODY  # the named type, if the option names one
+    player: int = NOBODY  # the named player, if the option names one
+
+
+class HoaxTable:
+    """The public table: everything here is seen by every seat."""
+
+    def __init__(self, num_players: int):
+        n = num_players
+        self.num_players = n
+        self.resources = np.zeros((n, NUM_RESOURCES), dtype=np.int16)  # per seat: Cash, Evidence, Prestige
+        self.supply = np.full(NUM_RESOURCES, SUPPLY_PER_TYPE, dtype=np.int16)
+        self.impostor = np.zeros((n, NUM_CHARACTERS), dtype=bool)  # impostor tokens on each reference sheet
+        self.eliminated = np.zeros(n, dtype=bool)
+        self.hoax_holder = NOBODY  # NOBODY: the Hoax card lies in the centre
+        self.active = NOBODY
+        self.decision = GAME_OVER
+        self.to_act = NOBODY
+        self.claimed = False  # the active player has made this turn's claim
+        self.accused = False  # the active player has made this turn's accusation
+        self.claim: Claim | None = None  # the privilege claim being resolved
+        self.immunity: Claim | None = None  # the immunity claim in answer to it
+        self.votes = np.zeros(n, dtype=np.int8)  # the last revealed vote: +1 thumbs up, -1 thumbs down, 0 none
+        self.turn = 0  # turns completed
+        self.winner = NOBODY
+
+    def live_seats(self) -> list[int]:
+        return [s for s in range(self.num_players) if not self.eliminated[s]]
+
+
+def _parse_characters(value, names: tuple[str, ...], num_players: int) -> list[int]:
+    items = []
+    for item in value:
+        if isinstance(item, str) and item in names:
+            items.append(names.index(item))
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool) and 0 <= item < len(names):
+            items.append(int(item))
+        else:
+            raise ValueError(f"setup characters: {item!r} is neither a character of {names} nor an index")
+    if len(items) != num_players or len(set(items)) != num_players:
+        raise ValueError(
+            f"setup characters must name {num_players} different characters, one per seat; got {list(value)}"
+        )
+    return items
+
+
+@cache
+def _rotations(num_players: int) -> np.ndarray:
+    return relative_order(num_players)
+
+
+class HoaxGame(RulesEngine):
+    """One game of Hoax.
+
+    `setup` may fix the deal, for scenarios and tests: `characters` (one per
+    seat, by name or index) and `first_player`. Anything not given is drawn
+    with `rng`, which also draws the suspicion cards of investigations.
+    """
+
+    def __init__(self, config: HoaxConfig, actions: HoaxActions, rng: np.random.Generator, setup: dict | None = None):
+        n = config.num_players
+        setup = dict(setup or {})
+        unknown = set(setup) - {"characters", "first_player"}
+        if unknown:
+            raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: characters, first_player")
+        self.config = config
+        self.sheet = config.sheet
+        self.num_players = n
+        self.actions = actions
+        self.rng = rng
+        self.everyone = tuple(range(n))
+        self.rotations = _rotations(n)
+        self.table = HoaxTable(n)
+
+        if "characters" in setup:
+            self.characters = _parse_characters(setup["characters"], self.sheet.names, n)
+        else:
+            self.characters = [int(c) for c in rng.permutation(NUM_CHARACTERS)[:n]]
+        first = setup.get("first_player")
+        if first is None:
+            first = int(rng.integers(n))
+        elif isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 0 <= first < n:
+            raise ValueError(f"setup first_player must be a seat from 0 to {n - 1}; got {first!r}")
+        self.first_player = int(first)
+
+        self.over = False
+        self.result = ""
+        self._pickers: list[int] = []  # seats still to make the opening pick
+        self._callers: list[int] = []  # seats still to be asked whether they call Hoax
+        self._voters: list[int] = []  # seats still to vote
+        self._ballots: dict[int, int] = {}  # secret until every vote is cast
+        self._effect = 0  # the privilege effect being resolved
+        self._pending: list[int] | None = None  # seats the current effect still has to reach
+        self._answered: dict[int, bool] = {}  # seat -> immune, for the privilege in progress
+        self._rewards: dict[int, float] = {}
+        self._out: list[int] = []
+        self._mask = np.zeros(len(actions), dtype=np.int8)
+        self._fixed = actions.fixed_masks
+        self._mask_none = np.zeros(len(actions), dtype=np.int8)
+        self._current = self._mask_none
+
+    # --- RulesEngine --------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return NOBODY if self.over else self.table.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def turns_played(self) -> int:
+        return self.table.turn
+
+    def start(self) -> list[Event]:
+        n = self.num_players
+        events = [Event("dealt", (s,), (s, self.characters[s])) for s in range(n)]
+        self.table.active = self.first_player
+        events.append(Event("first_player", self.everyone, (self.first_player,)))
+        self._pickers = [(self.first_player + k) % n for k in range(n)]
+        self._ask(PICK, self._pickers[0])
+        return events
+
+    def legal_mask(self) -> np.ndarray:
+        return self._current
+
+    def illegal_reason(self, action: int) -> str:
+        if self.over:
+            return "the game is over"
+        table = self.table
+        decision, verb, args = self.actions.meaning[action]
+        if decision != table.decision:
+            return f"the decision now is {DECISIONS[table.decision]!r}, asked of player_{table.to_act}"
+        actor = table.to_act
+        names = self.sheet.names
+        if verb == CLAIM:
+            character, _, _, offset = args
+            if table.claimed:
+                return "this turn's claim has been made (one claim per turn)"
+            if table.impostor[actor, character]:
+                return f"you hold an impostor token on {names[character]} and may never claim it again"
+            if offset and table.eliminated[(actor + offset) % self.num_players]:
+                return f"the named player +{offset} is out of the game"
+        if verb == INVESTIGATE:
+            if table.resources[actor].min() < 1:
+                held = ", ".join(f"{int(k)} {r}" for k, r in zip(table.resources[actor], RESOURCES))
+                return f"an investigation costs one Cash, one Evidence and one Prestige; you hold {held}"
+            return f"player +{args[0]} is out of the game"
+        if verb == ACCUSE:
+            if table.accused:
+                return "this turn's accusation has been made (at most one per turn)"
+            return f"player +{args[0]} is out of the game"
+        if verb == END_TURN:
+            return "the turn cannot end before its claim"
+        if verb == IMMUNE:
+            privilege = names[table.claim.character]
+            if not self.sheet.immune[args[0], table.claim.character]:
+                return f"{names[args[0]]} is not immune to the {privilege}'s privilege"
+            return f"you hold an impostor token on {names[args[0]]} and may never claim it again"
+        return "it is not legal now"
+
+    def apply(self, action: int) -> list[Event]:
+        decision, verb, args = self.actions.meaning[action]
+        events: list[Event] = []
+        table = self.table
+        actor = table.to_act
+        n = self.num_players
+        if verb == PICK_RESOURCE:
+            self._move(SUPPLY, actor, args[0], 1, events)
+            self._pickers.pop(0)
+            if self._pickers:
+                self._ask(PICK, self._pickers[0])
+            else:
+                self._start_turn(self.first_player, events)
+        elif verb == CLAIM:
+            character, option, resource, offset = args
+            table.claimed = True
+            table.claim = Claim(
+                actor,
+                character,
+                option,
+                NOBODY if resource is None else resource,
+                NOBODY if offset is None else (actor + offset) % n,
+            )
+            self._effect, self._pending, self._answered = 0, None, {}
+            events.append(Event("claimed", self.everyone, (table.claim,)))
+            self._open_calls(actor, events)
+        elif verb == INVESTIGATE:
+            self._investigate((actor + args[0]) % n, events)
+        elif verb == ACCUSE:
+            offset, character = args
+            self._accuse((actor + offset) % n, character, events)
+        elif verb == END_TURN:
+            self._end_turn(events)
+        elif verb == CALL:
+            table.hoax_holder = actor
+            events.append(Event("hoax_called", self.everyone, (actor,)))
+            claimant = self._claim_in_question().claimant
+            self._voters = [s for s in self._in_turn_order_after(claimant) if s != claimant]
+            self._ballots = {}
+            self._ask(VOTE, self._voters[0])
+        elif verb == NO_CALL:
+            events.append(Event("no_hoax", self.everyone, (actor,)))
+            self._callers.pop(0)
+            if self._callers:
+                self._ask(HOAX_CALL, self._callers[0])
+            else:
+                self._claim_stands(events)
+        elif decision == VOTE:
+            self._ballots[actor] = 1 if verb == THUMBS_UP else -1
+            events.append(Event("voted", (actor,), (actor, self._ballots[actor])))
+            events.append(Event("vote_cast", tuple(s for s in self.everyone if s != actor), (actor,)))
+            self._voters.pop(0)
+            if self._voters:
+                self._ask(VOTE, self._voters[0])
+            else:
+                self._count_votes(events)
+        elif verb == IMMUNE:
+            table.immunity = Claim(actor, args[0])
+            events.append(Event("immunity_claimed", self.everyone, (table.immunity,)))
+            self._open_calls(actor, events)
+        elif verb == NO_IMMUNITY:
+            events.append(Event("no_immunity", self.everyone, (actor,)))
+            self._answered[actor] = False
+            self._resolve(events)
+        return events
+
+    def pop_rewards(self) -> dict[int, float]:
+        rewards, self._rewards = self._rewards, {}
+        return rewards
+
+    def pop_eliminated(self) -> list[int]:
+        out, self._out = self._out, []
+        return out
+
+    def outcome(self, reward_mode: str) -> Outcome:
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        n = self.num_players
+        names = self.sheet.names
+        winner = self.table.winner
+        rewards = tuple(1.0 if s == winner else -1.0 for s in range(n))
+        info = {
+            "result": self.result,
+            "winners": [f"player_{winner}"],
+            "winner": f"player_{winner}",
+            "characters": {f"player_{s}": names[self.characters[s]] for s in range(n)},
+            "unused_characters": [names[c] for c in range(NUM_CHARACTERS) if c not in self.characters],
+            "eliminated": [f"player_{s}" for s in range(n) if self.table.eliminated[s]],
+            "turns": self.table.turn,
+        }
+        per_seat = tuple({"character": names[self.characters[s]], "won": s == winner} for s in range(n))
+        return Outcome(winners=(winner,), rewards=rewards, info=info, per_seat_info=per_seat)
+
+    # --- turn order -----------------------------------------------------
+
+    def _in_turn_order_after(self, seat: int) -> list[int]:
+        """The seats still in, in turn order starting from `seat`'s left (ending with `seat` if it is in)."""
+        eliminated = self.table.eliminated
+        return [int(s) for s in self.rotations[(seat + 1) % self.num_players] if not eliminated[s]]
+
+    def _start_turn(self, seat: int, events: list[Event]) -> None:
+        table = self.table
+        table.active = seat
+        table.claimed = table.accused = False
+        events.append(Event("turn_started", self.everyone, (seat,)))
+        self._ask(TURN, seat)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        table = self.table
+        events.append(Event("turn_ended", self.everyone, (table.active,)))
+        table.turn += 1
+        self._start_turn(self._in_turn_order_after(table.active)[0], events)
+
+    # --- claims, Hoax and the vote --------------------------------------
+
+    def _claim_in_question(self) -> Claim:
+        """The claim being called or voted on: an immunity claim if one is pending, else the privilege claim."""
+        return self.table.immunity or self.table.claim
+
+    def _open_calls(self, claimant: int, events: list[Event]) -> None:
+        holder = self.table.hoax_holder
+        self._callers = [s for s in self._in_turn_order_after(claimant) if s not in (claimant, holder)]
+        if self._callers:
+            self._ask(HOAX_CALL, self._callers[0])
+        else:
+            self._claim_stands(events)
+
+    def _count_votes(self, events: list[Event]) -> None:
+        table = self.table
+        table.votes[:] = 0
+        for seat, vote in self._ballots.items():
+            table.votes[seat] = vote
+        self._ballots = {}
+        events.append(Event("votes_revealed", self.everyone, (tuple(int(v) for v in table.votes),)))
+        if (table.votes == -1).sum() > (table.votes == 1).sum():
+            self._check_claim(events)
+        else:
+            self._claim_stands(events)
+
+    def _check_claim(self, events: list[Event]) -> None:
+        table = self.table
+        claim = self._claim_in_question()
+        truthful = self.characters[claim.claimant] == claim.character
+        events.append(Event("claim_checked", self.everyone, (claim.claimant, claim.character, truthful)))
+        if truthful:
+            name = self.sheet.names[claim.character]
+            self._win(claim.claimant, f"player_{claim.claimant} truthfully claimed to be the {name}", events)
+            return
+        table.impostor[claim.claimant, claim.character] = True
+        events.append(Event("impostor", self.everyone, (claim.claimant, claim.character)))
+        if table.immunity is not None:  # the privilege reaches the false immunity claimant
+            table.immunity = None
+            self._answered[claim.claimant] = False
+            self._resolve(events)
+        else:  # the privilege does not happen
+            table.claim = None
+            self._ask(TURN, table.active)
+
+    def _claim_stands(self, events: list[Event]) -> None:
+        table = self.table
+        claim = self._claim_in_question()
+        events.append(Event("claim_stands", self.everyone, (claim.claimant, claim.character)))
+        if table.immunity is not None:
+            table.immunity = None
+            self._answered[claim.claimant] = True
+        self._resolve(events)
+
+    # --- privileges -----------------------------------------------------
+
+    def _resolve(self, events: list[Event]) -> None:
+        """Carry out the privilege from where it stopped, asking for immunities on the way.
+
+        A player is asked once per privilege, the first time an effect would
+        change what they hold; their answer covers the rest of it.
+        """
+        table = self.table
+        claim = table.claim
+        effects = self.sheet.characters[claim.character].options[claim.option].effects
+        immune_to_it = self.sheet.immune_characters(claim.character)
+        while self._effect < len(effects):
+            effect = effects[self._effect]
+            resource = claim.resource if effect.resource == NAMED else effect.resource
+            if not effect.targets_players:
+                self._move(SUPPLY, claim.claimant if effect.kind == TAKE else claim.player, resource, 1, events)
+                self._effect += 1
+                continue
+            if self._pending is None:
+                self._pending = self._reached_by(effect, claim)
+            while self._pending:
+                seat = self._pending[0]
+                if (
+                    seat not in self._answered
+                    and self._would_change(effect, claim.claimant, seat, resource)
+                    and (immune_to_it & ~table.impostor[seat]).any()
+                ):
+                    self._ask(IMMUNITY, seat)
+                    return
+                self._pending.pop(0)
+                if self._answered.get(seat):
+                    events.append(Event("immune", self.everyone, (seat,)))
+                elif effect.kind == SWAP:
+                    self._swap(claim.claimant, seat, resource, events)
+                else:
+                    self._move(seat, claim.claimant, resource, 1, events)
+            self._pending = None
+            self._effect += 1
+        events.append(Event("privilege_done", self.everyone, (claim.claimant,)))
+        table.claim = None
+        self._ask(TURN, table.active)
+
+    def _reached_by(self, effect: Effect, claim: Claim) -> list[int]:
+        """The seats an effect takes from or swaps with, in turn order."""
+        if effect.whom == EACH_OTHER:
+            return [s for s in self._in_turn_order_after(claim.claimant) if s != claim.claimant]
+        if effect.whom == EACH_NEIGHBOUR:
+            order = self._in_turn_order_after(claim.claimant)
+            left, right = order[0], order[-2]  # order ends with the claimant
+            return [left] if left == right else [left, right]
+        return [claim.player]
+
+    def _would_change(self, effect: Effect, claimant: int, seat: int, resource: int) -> bool:
+        held = self.table.resources[:, resource]
+        if effect.kind == SWAP:
+            return held[claimant] != held[seat]
+        return held[seat] > 0
+
+    def _move(self, giver: int, taker: int, resource: int, count: int, events: list[Event]) -> None:
+        """Up to `count` tokens of `resource` from `giver` to `taker` (seats or SUPPLY); only what there is."""
+        table = self.table
+        source = table.supply if giver == SUPPLY else table.resources[giver]
+        count = min(count, int(source[resource]))
+        if count == 0:
+            events.append(Event("nothing_to_take", self.everyone, (giver, taker, resource)))
+            return
+        source[resource] -= count
+        if taker == SUPPLY:
+            table.supply[resource] += count
+        else:
+            table.resources[taker, resource] += count
+        events.append(Event("moved", self.everyone, (giver, taker, resource, count)))
+
+    def _swap(self, a: int, b: int, resource: int, events: list[Event]) -> None:
+        held = self.table.resources[:, resource]
+        held[a], held[b] = held[b], held[a]
+        events.append(Event("swapped", self.everyone, (a, b, resource)))
+
+    # --- investigations and accusations -------------------------------
+
+    def _investigate(self, target: int, events: list[Event]) -> None:
+        investigator = self.table.active
+        for resource in range(NUM_RESOURCES):
+            self._move(investigator, SUPPLY, resource, 1, events)
+        own = self.characters[target]
+        others = [c for c in range(NUM_CHARACTERS) if c != own]
+        drawn = self.rng.choice(len(others), SUSPICION_CARDS_SHOWN - 1, replace=False)
+        shown = tuple(sorted([own] + [others[i] for i in drawn]))
+        events.append(Event("investigated", self.everyone, (investigator, target)))
+        events.append(Event("shown", (investigator,), (investigator, target, shown)))
+        self._ask(TURN, investigator)
+
+    def _accuse(self, target: int, character: int, events: list[Event]) -> None:
+        table = self.table
+        accuser = table.active
+        table.accused = True
+        right = self.characters[target] == character
+        events.append(Event("accused", self.everyone, (accuser, target, character, right)))
+        if right:  # the target is out; their resources go to the accuser, their impostor tokens stay
+            for resource in np.flatnonzero(table.resources[target]):
+                self._move(target, accuser, int(resource), int(table.resources[target, resource]), events)
+            self._eliminate(target, events)
+            if len(table.live_seats()) == 1:
+                self._win(accuser, f"player_{accuser} is the last player left", events)
+            else:
+                self._ask(TURN, accuser)
+        else:  # the accuser is out; their resources and impostor tokens go back to the supply
+            for resource in np.flatnonzero(table.resources[accuser]):
+                self._move(accuser, SUPPLY, int(resource), int(table.resources[accuser, resource]), events)
+            table.impostor[accuser] = False
+            self._eliminate(accuser, events)
+            live = table.live_seats()
+            if len(live) == 1:
+                self._win(live[0], f"player_{live[0]} is the last player left", events)
+            else:
+                self._end_turn(events)
+
+    def _eliminate(self, seat: int, events: list[Event]) -> None:
+        table = self.table
+        table.eliminated[seat] = True
+        if table.hoax_holder == seat:  # RULING: the Hoax card goes back to the centre
+            table.hoax_holder = NOBODY
+        self._rewards[seat] = -1.0
+        self._out.append(seat)
+        events.append(Event("eliminated", self.everyone, (seat,)))
+
+    def _win(self, seat: int, result: str, events: list[Event]) -> None:
+        table = self.table
+        self.over = True
+        self.result = result
+        table.winner = seat
+        table.decision = GAME_OVER
+        table.to_act = NOBODY
+        table.claim = table.immunity = None
+        self._current = self._mask_none
+        events.append(Event("game_over", self.everyone, (seat, result)))
+
+    # --- masks ----------------------------------------------------------
+
+    def _ask(self, decision: int, seat: int) -> None:
+        table = self.table
+        table.decision = decision
+        table.to_act = seat
+        if decision in self._fixed:
+            self._current = self._fixed[decision]
+            return
+        mask = self._mask
+        mask[:] = 0
+        a = self.actions
+        if decision == TURN:
+            live = ~table.eliminated[self.rotations[seat]]  # by offset from the actor
+            if not table.claimed:
+                mask[a.claim_ids] = ~table.impostor[seat, a.claim_character] & live[a.claim_offset]
+            if table.resources[seat].min() >= 1:
+                mask[a.investigate_ids] = live[1:]
+            if not table.accused:
+                mask[a.accuse_ids] = live[a.accuse_offset]
+            if table.claimed:
+                mask[a.end_turn] = 1
+        else:  # IMMUNITY
+            mask[a.immune_ids] = self.sheet.immune_characters(table.claim.character) & ~table.impostor[seat]
+            mask[a.no_immunity] = 1
+        self._current = mask

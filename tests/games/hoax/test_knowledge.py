@@ -1,0 +1,113 @@
+"""The knowledge block is the exact posterior: checked against a brute-force count from the events a seat saw."""
+
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+from hidden_role_envs import hoax_v0
+from hidden_role_envs.games.hoax.actions import ACCUSE, TURN
+from hidden_role_envs.games.hoax.knowledge import CharacterBeliefs
+
+
+class Facts:
+    """What each seat has seen, as predicates on a deal, from the raw events (no shared code with the game)."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.facts: list[list] = [[] for _ in range(n)]
+
+    def see(self, events) -> None:
+        for kind, seen_by, data in events:
+            if kind == "dealt":
+                fact = (data[0], {data[1]})
+            elif kind == "shown":
+                fact = (data[1], set(data[2]))
+            elif kind == "impostor":
+                fact = (data[0], set(range(7)) - {data[1]})
+            elif kind == "accused":
+                _, target, character, right = data
+                fact = (target, {character} if right else set(range(7)) - {character})
+            else:
+                continue
+            for seat in seen_by:
+                self.facts[seat].append(fact)
+
+    def posterior(self, seat: int) -> np.ndarray:
+        counts = np.zeros((self.n, 7))
+        for deal in permutations(range(7), self.n):
+            if all(deal[s] in allowed for s, allowed in self.facts[seat]):
+                counts[np.arange(self.n), deal] += 1
+        return counts / counts[0].sum()
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_knowledge_is_the_exact_posterior_over_deals(n):
+    checked = shown = 0
+    for game in range(12):
+        env = hoax_v0.env(num_players=n, max_turns=30)
+        env.reset(seed=game)
+        facts = Facts(n)
+        facts.see(env.unwrapped.last_events)
+        rng = np.random.default_rng(game)
+        meaning = env.unwrapped.actions.meaning
+        table = env.unwrapped.engine.table
+        topped_up = False
+        for step, _ in enumerate(env.agent_iter()):
+            if not topped_up and table.decision == TURN:  # everyone can pay for an investigation or two
+                table.supply += table.resources.sum(axis=0) - n
+                table.resources[:] = 1
+                env.unwrapped.engine._ask(TURN, table.to_act)
+                topped_up = True
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            if step % 4 == 0:
+                seat = step % n
+                knowledge = env.unwrapped.observe(f"player_{seat}")["observation"][
+                    env.unwrapped.observation_fields["knowledge"]].reshape(n, 7)
+                absolute = knowledge[[(k - seat) % n for k in range(n)]]
+                np.testing.assert_allclose(absolute, facts.posterior(seat), atol=1e-5)
+                checked += 1
+            legal = np.flatnonzero(obs["action_mask"])
+            if table.resources[table.to_act].min() >= 1 and rng.random() < 0.7:
+                investigations = [a for a in legal if meaning[a][1] == "investigate"]
+                legal = investigations or legal
+            calm = [a for a in legal if meaning[a][1] != ACCUSE]
+            env.step(int(rng.choice(calm if calm and rng.random() < 0.85 else legal)))
+            facts.see(env.unwrapped.last_events)
+            shown += sum(e.kind == "shown" for e in env.unwrapped.last_events)
+    assert checked > 60 and shown > 10
+
+
+def test_investigations_narrow_and_intersect():
+    beliefs = CharacterBeliefs(3, 7, 3)
+    beliefs.holds([0], 0, 0)
+    np.testing.assert_allclose(beliefs.marginals(0)[1], [0] + [1 / 6] * 6)
+    beliefs.among([0], 1, (0, 1, 2, 3))  # seat 0 holds character 0, so seat 1 is 1, 2 or 3
+    np.testing.assert_allclose(beliefs.marginals(0)[1], [0, 1 / 3, 1 / 3, 1 / 3, 0, 0, 0])
+    beliefs.among([0], 1, (2, 3, 4, 5))
+    np.testing.assert_allclose(beliefs.marginals(0)[1], [0, 0, 1 / 2, 1 / 2, 0, 0, 0])
+    # uniqueness: seat 2 cannot hold what seat 0 holds, and is less likely to hold what seat 1 may hold
+    np.testing.assert_allclose(beliefs.marginals(0)[2], [0, 2 / 10, 1 / 10, 1 / 10, 2 / 10, 2 / 10, 2 / 10])
+    np.testing.assert_allclose(beliefs.marginals(1), np.full((3, 7), 1 / 7))  # observer 1 saw nothing
+
+
+def test_a_certain_seat_is_ruled_out_for_everyone_else():
+    beliefs = CharacterBeliefs(4, 7, 1)
+    beliefs.holds([0], 2, 5)
+    beliefs.not_holds([0], 3, 0)
+    m = beliefs.marginals(0)
+    assert m[2, 5] == 1 and m[0, 5] == m[1, 5] == m[3, 5] == 0
+    assert m[3, 0] == 0
+    np.testing.assert_allclose(m.sum(axis=1), 1)
+    assert m[0, 0] > m[0, 1]  # character 0 is pushed onto seats 0 and 1, which may hold it
+
+
+def test_contradictions_are_reported():
+    beliefs = CharacterBeliefs(3, 7, 1)
+    beliefs.holds([0], 0, 1)
+    beliefs.holds([0], 1, 1)
+    with pytest.raises(ValueError, match="rules out every deal"):
+        beliefs.marginals(0)

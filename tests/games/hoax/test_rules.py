@@ -1,0 +1,1021 @@
+"""Hoax rule scenarios: one per rule of the rulebook and its rulings, per privilege option and per immunity.
+
+A scenario is data: a fixed deal (one character per seat), the first
+player, the actions in order by name, and what must hold afterwards. Each
+action may be prefixed with the seat expected to play it ("2: no hoax");
+the runner checks that this seat is the one asked. `holding({...})` sets
+seats' resources (moving the difference from or to the supply, so the 27
+tokens are conserved) to reach a position without replaying many turns.
+Helpers spell out the usual sequences: `opening(...)` the opening picks,
+`no_calls(...)` every "no hoax" after a claim, `vote(...)` a whole vote.
+
+Seats in action names are relative to the actor (`+1` = the left
+neighbour); in expectations seats are absolute. Expectations are checked
+against the rules engine and against every seat's observation.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+from hidden_role_envs import hoax_v0
+
+BUT, SIL, EXW, LOV, COU, CHEF, GAR = "Butler", "Son-in-Law", "Ex-Wife", "Lover", "Distant Cousin", "Chef", "Gardener"
+CHARACTERS = (BUT, SIL, EXW, LOV, COU, CHEF, GAR)  # the order of the character blocks
+RESOURCES = ("Cash", "Evidence", "Prestige")
+DECISIONS = ("pick", "turn", "hoax", "vote", "immunity")
+BLOCK_SHAPES = {"resources": (-1, 3), "impostor": (-1, 7), "votes": (-1, 2), "knowledge": (-1, 7)}
+
+
+# --- building scenarios ------------------------------------------------------
+
+
+def opening(n: int, first: int = 0, picks: str = "CEP") -> list[str]:
+    """The opening picks in turn order from `first`; `picks` gives each picker's type by initial, cycling."""
+    names = {"C": "Cash", "E": "Evidence", "P": "Prestige"}
+    return [f"{(first + k) % n}: pick {names[picks[k % len(picks)]]}" for k in range(n)]
+
+
+def live_after(seat: int, n: int, out=()) -> list[int]:
+    return [(seat + k) % n for k in range(1, n) if (seat + k) % n not in out]
+
+
+def no_calls(claimant: int, n: int, holder: int | None = None, out=()) -> list[str]:
+    """Every other player still in, from the claimant's left, lets the claim pass (the Hoax holder is not asked)."""
+    return [f"{s}: no hoax" for s in live_after(claimant, n, out) if s != holder]
+
+
+def vote(claimant: int, n: int, caller: int, down: set[int], holder: int | None = None, out=()) -> list[str]:
+    """Players before `caller` let it pass, `caller` calls, then everyone but the claimant votes (down or up)."""
+    steps = []
+    for s in live_after(claimant, n, out):
+        if s == caller:
+            break
+        if s != holder:
+            steps.append(f"{s}: no hoax")
+    steps.append(f"{caller}: call hoax")
+    steps += [f"{s}: thumbs {'down' if s in down else 'up'}" for s in live_after(claimant, n, out)]
+    return steps
+
+
+def holding(resources: dict[int, tuple[int, int, int]]) -> Callable:
+    """A step that sets seats' (Cash, Evidence, Prestige), taking from or returning to the supply."""
+
+    def apply(env):
+        table = env.unwrapped.engine.table
+        for seat, held in resources.items():
+            table.supply += table.resources[seat] - np.array(held)
+            table.resources[seat] = held
+        assert (table.supply >= 0).all(), "holding() asked for more than the supply has"
+        env.unwrapped.engine._ask(table.decision, table.to_act)  # the mask follows the new holdings
+
+    return apply
+
+
+@dataclass
+class Scenario:
+    name: str
+    players: int
+    characters: list[str]
+    actions: list[Any]
+    expect: dict[str, Any]
+    first: int = 0
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def new_env(players: int, characters, first: int = 0, **kwargs):
+    env = hoax_v0.env(num_players=players, **kwargs)
+    env.reset(seed=0, options={"setup": {"characters": list(characters), "first_player": first}})
+    return env
+
+
+def play(env, actions, record: dict | None = None) -> None:
+    """Play the steps; agents whose episode ended take their None step, and `record` keeps what they were handed."""
+    record = {} if record is None else record
+    for step in actions:
+        if callable(step):
+            step(env)
+            continue
+        seat, _, name = step.rpartition(": ")
+        if seat:
+            assert env.agent_selection == f"player_{seat}", (
+                f"{step!r}: expected player_{seat} to act, but {env.agent_selection} is asked"
+            )
+        env.step(env.unwrapped.string_to_action(name))
+        while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            _, reward, _, _, info = env.last()
+            record[env.agent_selection] = (reward, info)
+            env.step(None)
+
+
+def run(sc: Scenario):
+    env = new_env(sc.players, sc.characters, sc.first, **sc.kwargs)
+    record: dict = {}
+    play(env, sc.actions, record)
+    check(env, sc.expect, record)
+    return env, record
+
+
+# --- reading the env ---------------------------------------------------------
+
+
+def block(env, seat: int, name: str) -> np.ndarray:
+    obs = env.unwrapped.observe(f"player_{seat}")["observation"]
+    values = obs[env.unwrapped.observation_fields[name]]
+    return values.reshape(BLOCK_SHAPES[name]) if name in BLOCK_SHAPES else values
+
+
+def rel(seat: int, observer: int, n: int) -> int:
+    return (seat - observer) % n
+
+
+def one_hot(size: int, index: int | None) -> np.ndarray:
+    v = np.zeros(size, dtype=np.float32)
+    if index is not None:
+        v[index] = 1
+    return v
+
+
+def legal_names(env) -> set[str]:
+    seat = env.unwrapped.engine.current_player
+    if seat < 0:
+        return set()
+    mask = env.unwrapped.observe(f"player_{seat}")["action_mask"]
+    return {env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)}
+
+
+# --- expectations ------------------------------------------------------------
+
+
+def check_resources(env, value):
+    """{seat: (Cash, Evidence, Prestige)} for the seats listed, in the engine and in every observation."""
+    n = env.unwrapped.num_players
+    table = env.unwrapped.engine.table
+    for seat, held in value.items():
+        assert tuple(int(k) for k in table.resources[seat]) == tuple(held), f"resources of player_{seat}"
+        for observer in range(n):
+            assert tuple(block(env, observer, "resources")[rel(seat, observer, n)]) == tuple(held)
+
+
+def check_supply(env, value):
+    table = env.unwrapped.engine.table
+    assert tuple(int(k) for k in table.supply) == tuple(value)
+    for observer in range(env.unwrapped.num_players):
+        assert tuple(block(env, observer, "supply")) == tuple(value)
+
+
+def check_impostor(env, value):
+    """{seat: [characters]}: impostor tokens; seats not listed have none."""
+    n = env.unwrapped.num_players
+    table = env.unwrapped.engine.table
+    for seat in range(n):
+        expected = one_hot(7, None)
+        for name in value.get(seat, []):
+            expected[CHARACTERS.index(name)] = 1
+        assert np.array_equal(table.impostor[seat], expected.astype(bool)), f"impostor tokens of player_{seat}"
+        for observer in range(n):
+            assert np.array_equal(block(env, observer, "impostor")[rel(seat, observer, n)], expected)
+
+
+def check_out(env, value):
+    """The seats eliminated, in the engine, in every observation, and in the AEC dicts."""
+    n = env.unwrapped.num_players
+    table = env.unwrapped.engine.table
+    assert sorted(int(s) for s in np.flatnonzero(table.eliminated)) == sorted(value)
+    for observer in range(n):
+        expected = np.array([float((observer + k) % n in value) for k in range(n)], dtype=np.float32)
+        assert np.array_equal(block(env, observer, "eliminated"), expected)
+    for seat in value:
+        assert f"player_{seat}" not in env.agents, f"player_{seat} should have left the game"
+
+
+def check_holder(env, value):
+    """The Hoax card's holder (None: the centre)."""
+    n = env.unwrapped.num_players
+    assert env.unwrapped.engine.table.hoax_holder == (-1 if value is None else value)
+    for observer in range(n):
+        index = n if value is None else rel(value, observer, n)
+        assert np.array_equal(block(env, observer, "hoax_holder"), one_hot(n + 1, index))
+
+
+def check_ask(env, value):
+    """("turn", 2): that decision is asked of seat 2, and only that seat has legal actions. "over": ended."""
+    n = env.unwrapped.num_players
+    eng = env.unwrapped.engine
+    if value == "over":
+        assert eng.is_over
+        assert not env.agents
+        for observer in range(n):
+            assert not block(env, observer, "decision").any()
+            assert not block(env, observer, "to_act").any()
+        return
+    kind, seat = value
+    assert not eng.is_over, "the game should not be over"
+    assert env.agent_selection == f"player_{seat}", f"expected player_{seat} to be asked, not {env.agent_selection}"
+    for observer in range(n):
+        assert np.array_equal(block(env, observer, "decision"), one_hot(5, DECISIONS.index(kind)))
+        assert np.array_equal(block(env, observer, "to_act"), one_hot(n, rel(seat, observer, n)))
+        assert env.unwrapped.observe(f"player_{observer}")["action_mask"].any() == (observer == seat)
+
+
+def check_legal(env, value):
+    assert legal_names(env) == set(value)
+
+
+def check_allowed(env, value):
+    missing = set(value) - legal_names(env)
+    assert not missing, f"should be legal: {missing}"
+
+
+def check_forbidden(env, value):
+    present = set(value) & legal_names(env)
+    assert not present, f"should not be legal: {present}"
+
+
+def check_active(env, value):
+    n = env.unwrapped.num_players
+    assert env.unwrapped.engine.table.active == value
+    for observer in range(n):
+        assert np.array_equal(block(env, observer, "active_player"), one_hot(n, rel(value, observer, n)))
+
+
+def check_progress(env, value):
+    """(claim made, accusation made) this turn."""
+    assert (env.unwrapped.engine.table.claimed, env.unwrapped.engine.table.accused) == tuple(value)
+    for observer in range(env.unwrapped.num_players):
+        assert tuple(block(env, observer, "turn_progress")) == tuple(float(v) for v in value)
+
+
+def check_claim(env, value):
+    """(claimant, character, option index, type or None, named player or None), or None: no claim in progress."""
+    n = env.unwrapped.num_players
+    claim = env.unwrapped.engine.table.claim
+    if value is None:
+        assert claim is None
+        for observer in range(n):
+            for name in ("claimant", "claim_character", "claim_option", "claim_type", "claim_player"):
+                assert not block(env, observer, name).any(), name
+        return
+    claimant, character, option, resource, player = value
+    for observer in range(n):
+        assert np.array_equal(block(env, observer, "claimant"), one_hot(n, rel(claimant, observer, n)))
+        assert np.array_equal(block(env, observer, "claim_character"), one_hot(7, CHARACTERS.index(character)))
+        assert block(env, observer, "claim_option").argmax() == option
+        expected_type = None if resource is None else RESOURCES.index(resource)
+        assert np.array_equal(block(env, observer, "claim_type"), one_hot(3, expected_type))
+        expected_player = None if player is None else rel(player, observer, n)
+        assert np.array_equal(block(env, observer, "claim_player"), one_hot(n, expected_player))
+
+
+def check_immunity(env, value):
+    """(claimant, character) of the immunity claim in progress, or None."""
+    n = env.unwrapped.num_players
+    for observer in range(n):
+        if value is None:
+            assert not block(env, observer, "immunity_claimant").any()
+            assert not block(env, observer, "immunity_character").any()
+        else:
+            seat, character = value
+            assert np.array_equal(block(env, observer, "immunity_claimant"), one_hot(n, rel(seat, observer, n)))
+            assert np.array_equal(block(env, observer, "immunity_character"), one_hot(7, CHARACTERS.index(character)))
+
+
+def check_votes(env, value):
+    """{seat: "up" | "down"}: the last revealed vote, as every seat sees it; seats not listed show none."""
+    n = env.unwrapped.num_players
+    for observer in range(n):
+        expected = np.zeros((n, 2), dtype=np.float32)
+        for seat, v in value.items():
+            expected[rel(seat, observer, n), 0 if v == "up" else 1] = 1
+        assert np.array_equal(block(env, observer, "votes"), expected), f"votes seen by player_{observer}"
+
+
+def check_knowledge(env, value):
+    """{(observer, seat): character name (certain) or {name: probability}} (unnamed characters: 0)."""
+    n = env.unwrapped.num_players
+    for (observer, seat), expected in value.items():
+        if isinstance(expected, str):
+            expected = {expected: 1.0}
+        row = np.array([expected.get(c, 0.0) for c in CHARACTERS])
+        got = block(env, observer, "knowledge")[rel(seat, observer, n)]
+        np.testing.assert_allclose(got, row, atol=1e-6, err_msg=f"player_{observer} about player_{seat}")
+
+
+def check_turns(env, value):
+    assert env.unwrapped.engine.turns_played == value
+
+
+def check_winner(env, value, record):
+    """The winner, in the engine and in the final infos of every agent still playing at the end."""
+    assert env.unwrapped.engine.table.winner == value
+    _, info = record[f"player_{value}"]
+    assert info["winner"] == f"player_{value}" and info["won"] is True
+    for agent, (_, info) in record.items():
+        if "result" in info and agent != f"player_{value}":
+            assert info["winner"] == f"player_{value}" and info["won"] is False
+
+
+def check_rewards(env, value, record):
+    """{seat: reward}: what each agent was handed when its episode ended (0: it is still playing)."""
+    for seat, expected in value.items():
+        assert record.get(f"player_{seat}", (0.0, None))[0] == expected, f"reward of player_{seat}"
+
+
+def check_conserved(env, value):
+    """The 27 resource tokens are all somewhere: with a player or in the supply."""
+    table = env.unwrapped.engine.table
+    assert (table.resources.sum(axis=0) + table.supply).tolist() == [9, 9, 9]
+
+
+CHECKS = {
+    "resources": check_resources,
+    "supply": check_supply,
+    "impostor": check_impostor,
+    "out": check_out,
+    "holder": check_holder,
+    "ask": check_ask,
+    "legal": check_legal,
+    "allowed": check_allowed,
+    "forbidden": check_forbidden,
+    "active": check_active,
+    "progress": check_progress,
+    "claim": check_claim,
+    "immunity": check_immunity,
+    "votes": check_votes,
+    "knowledge": check_knowledge,
+    "turns": check_turns,
+}
+ENDING_CHECKS = {"winner": check_winner, "rewards": check_rewards}  # these read what the agents were handed
+
+
+def check(env, expect: dict, record: dict | None = None) -> None:
+    for key, value in expect.items():
+        if key in ENDING_CHECKS:
+            ENDING_CHECKS[key](env, value, record)
+        else:
+            CHECKS[key](env, value)
+    check_conserved(env, None)
+
+
+# --- setup -------------------------------------------------------------------
+
+FOUR = [BUT, SIL, LOV, CHEF]  # seats 0..3
+
+SETUP = [
+    Scenario(
+        "the supply starts with 9 of each type; the first player picks first",
+        4, FOUR, [], {"supply": (9, 9, 9), "ask": ("pick", 2), "active": 2, "turns": 0,
+                      "legal": {"pick Cash", "pick Evidence", "pick Prestige"}}, first=2,
+    ),
+    Scenario(
+        "each player picks one resource of their choice, in turn order from the first player",
+        4, FOUR, opening(4, first=2, picks="CEPP"),
+        {"resources": {2: (1, 0, 0), 3: (0, 1, 0), 0: (0, 0, 1), 1: (0, 0, 1)}, "supply": (8, 8, 7),
+         "ask": ("turn", 2), "active": 2, "turns": 0, "progress": (False, False)}, first=2,
+    ),
+    Scenario(
+        "every seat sees its own character and only that",
+        3, [GAR, BUT, COU], [],
+        {"knowledge": {(0, 0): GAR, (1, 1): BUT, (2, 2): COU,
+                       (0, 1): {c: 1 / 6 for c in CHARACTERS if c != GAR},
+                       (1, 2): {c: 1 / 6 for c in CHARACTERS if c != BUT}}},
+    ),
+]
+
+
+@pytest.mark.parametrize("sc", SETUP, ids=str)
+def test_setup(sc):
+    env, _ = run(sc)
+    for seat, character in enumerate(sc.characters):
+        assert np.array_equal(block(env, seat, "character"), one_hot(7, CHARACTERS.index(character)))
+
+
+def test_characters_are_dealt_one_per_player_and_the_rest_unused():
+    env = hoax_v0.env(num_players=4)
+    deals = set()
+    for seed in range(30):
+        env.reset(seed=seed)
+        characters = env.unwrapped.engine.characters
+        assert len(set(characters)) == 4
+        deals.add(tuple(characters))
+    assert len(deals) == 30
+
+
+# --- the turn ------------------------------------------------------------------
+
+START = opening(4)  # seat 0 first: 0 Cash, 1 Evidence, 2 Prestige, 3 Cash
+ALL_ACCUSATIONS = {f"accuse +{k} as {c}" for k in (1, 2, 3) for c in CHARACTERS}
+
+TURN = [
+    Scenario(
+        "a turn starts with the claim to make: end turn is not legal before it",
+        4, FOUR, START,
+        {"ask": ("turn", 0), "allowed": {"claim Butler +1", "claim Chef Prestige +3", "accuse +2 as Lover"},
+         "forbidden": {"end turn", "investigate +1"}},
+    ),
+    Scenario(
+        "a claim can be of any character; after it no other claim, and the turn may end",
+        4, FOUR, START + ["0: claim Lover Prestige"] + no_calls(0, 4),
+        {"ask": ("turn", 0), "resources": {0: (1, 0, 1)}, "progress": (True, False), "claim": None,
+         "legal": {"end turn"} | ALL_ACCUSATIONS},
+    ),
+    Scenario(
+        "end turn passes to the left",
+        4, FOUR, START + ["0: claim Lover Prestige"] + no_calls(0, 4) + ["0: end turn"],
+        {"ask": ("turn", 1), "active": 1, "turns": 1, "progress": (False, False)},
+    ),
+    Scenario(
+        "an investigation costs one of each type and may come before the claim",
+        4, FOUR, START + [holding({0: (1, 1, 1)})],
+        {"allowed": {"investigate +1", "investigate +2", "investigate +3"}},
+    ),
+    Scenario(
+        "investigations repeat while the player can pay, on the same target too",
+        4, FOUR, START + [holding({0: (2, 2, 2)}), "0: investigate +2", "0: investigate +2"],
+        {"resources": {0: (0, 0, 0)}, "supply": (8, 8, 8), "ask": ("turn", 0),
+         "forbidden": {"investigate +1", "investigate +2", "investigate +3"}},
+    ),
+    Scenario(
+        "without one of each type there is no investigation",
+        4, FOUR, START + [holding({0: (3, 0, 3)})],
+        {"forbidden": {"investigate +1", "investigate +2", "investigate +3"}},
+    ),
+    Scenario(
+        "an accusation may come before the claim, and only one per turn",
+        4, FOUR, START + ["0: accuse +3 as Chef"],
+        {"ask": ("turn", 0), "out": [3], "progress": (False, True),
+         "forbidden": ALL_ACCUSATIONS | {"end turn"}, "allowed": {"claim Butler +1"}},
+    ),
+]
+
+
+@pytest.mark.parametrize("sc", TURN, ids=str)
+def test_turn(sc):
+    run(sc)
+
+
+# --- privileges ----------------------------------------------------------------
+
+# Five players, nobody immune to anything asked below unless the scenario says so:
+# seat 0 claims; seats 1-4 hold 1 Cash, 1 Evidence, 1 Prestige each.
+FIVE = [BUT, SIL, EXW, COU, LOV]
+RICH = holding({0: (0, 0, 0), 1: (1, 1, 1), 2: (1, 1, 1), 3: (1, 1, 1), 4: (1, 1, 1)})
+FIVE_START = opening(5) + [RICH]
+
+
+def privilege(claim: str, *answers: str) -> list[str]:
+    """Seat 0 claims; nobody calls Hoax; `answers` (immunity answers) follow."""
+    return FIVE_START + [f"0: {claim}"] + no_calls(0, 5) + list(answers)
+
+
+PRIVILEGES = [
+    Scenario(
+        "Butler: take 1 Cash; the named player takes 1 Prestige",
+        5, FIVE, privilege("claim Butler +2"),
+        {"resources": {0: (1, 0, 0), 2: (1, 1, 2)}, "supply": (9 - 4 - 1, 9 - 4, 9 - 4 - 1), "ask": ("turn", 0)},
+    ),
+    Scenario(
+        "Butler: the named player is chosen among the players still in",
+        5, FIVE, FIVE_START + ["0: accuse +2 as Ex-Wife"],
+        {"out": [2], "forbidden": {"claim Butler +2"}, "allowed": {"claim Butler +1", "claim Butler +3"}},
+    ),
+    Scenario(
+        "Son-in-Law: name a type, take one from every other player",
+        5, [SIL, BUT, EXW, COU, CHEF],
+        privilege("claim Son-in-Law Evidence", "1: no immunity", "2: no immunity", "3: no immunity", "4: no immunity"),
+        {"resources": {0: (0, 4, 0), 1: (1, 0, 1), 2: (1, 0, 1), 3: (1, 0, 1), 4: (1, 0, 1)}, "ask": ("turn", 0)},
+    ),
+    Scenario(
+        "Son-in-Law: players give only what they have",
+        5, [SIL, BUT, EXW, COU, CHEF], FIVE_START + [holding({2: (0, 1, 1), 4: (0, 1, 1)}),
+                                                     "0: claim Son-in-Law Cash"] + no_calls(0, 5)
+        + ["1: no immunity", "3: no immunity"],
+        {"resources": {0: (2, 0, 0), 1: (0, 1, 1), 2: (0, 1, 1), 3: (0, 1, 1), 4: (0, 1, 1)}},
+    ),
+    Scenario(
+        "Ex-Wife: take 1 Cash",
+        5, FIVE, privilege("claim Ex-Wife Cash"), {"resources": {0: (1, 0, 0)}, "supply": (9 - 4 - 1, 5, 5)},
+    ),
+    Scenario(
+        "Ex-Wife: take 1 Evidence",
+        5, FIVE, privilege("claim Ex-Wife Evidence"), {"resources": {0: (0, 1, 0)}, "supply": (5, 9 - 4 - 1, 5)},
+    ),
+    Scenario(
+        "Ex-Wife: name a type, take one from each neighbour",
+        5, [EXW, BUT, SIL, COU, LOV],
+        privilege("claim Ex-Wife neighbours Prestige", "1: no immunity", "4: no immunity"),
+        {"resources": {0: (0, 0, 2), 1: (1, 1, 0), 2: (1, 1, 1), 3: (1, 1, 1), 4: (1, 1, 0)}},
+    ),
+    Scenario(
+        "Ex-Wife: an eliminated neighbour is skipped for the next player still in",
+        5, [EXW, BUT, SIL, COU, LOV],
+        FIVE_START + ["0: accuse +1 as Butler", "0: claim Ex-Wife neighbours Cash"] + no_calls(0, 5, out={1})
+        + ["2: no immunity", "4: no immunity"],
+        {"out": [1], "resources": {0: (2 + 1, 1, 1), 2: (0, 1, 1), 3: (1, 1, 1), 4: (0, 1, 1)}},
+    ),
+    Scenario(
+        "Ex-Wife: with two players left the other player gives once (RULING)",
+        3, [EXW, BUT, SIL],
+        opening(3) + [holding({0: (0, 0, 0), 1: (2, 2, 2), 2: (2, 2, 2)}), "0: accuse +1 as Butler",
+                      "0: claim Ex-Wife neighbours Cash", "2: no hoax", "2: no immunity"],
+        {"out": [1], "resources": {0: (2 + 1, 2, 2), 2: (1, 2, 2)}},
+    ),
+    Scenario(
+        "Lover: take 1 Evidence", 5, FIVE, privilege("claim Lover Evidence"), {"resources": {0: (0, 1, 0)}},
+    ),
+    Scenario(
+        "Lover: take 1 Prestige", 5, FIVE, privilege("claim Lover Prestige"), {"resources": {0: (0, 0, 1)}},
+    ),
+    Scenario(
+        "Distant Cousin: take 1 Cash", 5, FIVE, privilege("claim Distant Cousin Cash"), {"resources": {0: (1, 0, 0)}},
+    ),
+    Scenario(
+        "Distant Cousin: take 1 Prestige",
+        5, FIVE, privilege("claim Distant Cousin Prestige"), {"resources": {0: (0, 0, 1)}},
+    ),
+    Scenario(
+        "Chef: swap all your tokens of the named type with all of the named player's",
+        5, FIVE, FIVE_START + [holding({0: (0, 1, 0), 3: (3, 1, 1)}), "0: claim Chef Cash +3"] + no_calls(0, 5)
+        + ["3: no immunity"],
+        {"resources": {0: (3, 1, 0), 3: (0, 1, 1)}, "ask": ("turn", 0)},
+    ),
+    Scenario(
+        "Gardener: take 1 Evidence, then one of the named type from the named player",
+        5, FIVE, privilege("claim Gardener Prestige +4", "4: no immunity"),
+        {"resources": {0: (0, 1, 1), 4: (1, 1, 0)}, "supply": (5, 9 - 4 - 1, 5)},
+    ),
+    Scenario(
+        "the privilege's choices are public while the claim is open",
+        5, FIVE, FIVE_START + ["0: claim Gardener Prestige +4"],
+        {"claim": (0, GAR, 0, "Prestige", 4), "ask": ("hoax", 1)},
+    ),
+    Scenario(
+        "an option with no choices shows none",
+        5, FIVE, FIVE_START + ["0: claim Lover Prestige"], {"claim": (0, LOV, 1, None, None)},
+    ),
+]
+
+
+@pytest.mark.parametrize("sc", PRIVILEGES, ids=str)
+def test_privileges(sc):
+    run(sc)
+
+
+def test_taking_from_an_empty_supply_gets_nothing():
+    env = new_env(4, FOUR)
+    play(env, START + [holding({1: (7, 1, 0)})])  # every Cash left in the supply goes to seat 1
+    play(env, ["0: claim Butler +2"] + no_calls(0, 4))
+    assert "nothing_to_take" in [e.kind for e in env.unwrapped.last_events]
+    check(env, {"resources": {0: (1, 0, 0), 2: (0, 0, 2)}, "supply": (0, 8, 7)})
+
+
+# --- immunities ---------------------------------------------------------------
+
+IMMUNITIES = [
+    Scenario(
+        "Lover is immune to the Son-in-Law: the player may claim it, nothing else",
+        5, [SIL, BUT, EXW, COU, LOV], FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5),
+        {"ask": ("immunity", 1), "legal": {"immune as Lover", "no immunity"}, "claim": (0, SIL, 0, "Cash", None)},
+    ),
+    Scenario(
+        "an immunity that stands keeps the privilege off that player; the others still give",
+        5, [SIL, BUT, EXW, COU, LOV],
+        FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5)
+        + ["1: immune as Lover"] + no_calls(1, 5) + ["2: no immunity", "3: no immunity", "4: immune as Lover"]
+        + no_calls(4, 5),
+        {"resources": {0: (2, 0, 0), 1: (1, 1, 1), 2: (0, 1, 1), 3: (0, 1, 1), 4: (1, 1, 1)}, "ask": ("turn", 0),
+         "claim": None, "immunity": None},
+    ),
+    Scenario(
+        "the immunity claim is open while others may call Hoax on it",
+        5, [SIL, BUT, EXW, COU, LOV], FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5)
+        + ["1: immune as Lover"],
+        {"immunity": (1, LOV), "ask": ("hoax", 2)},
+    ),
+    Scenario(
+        "the Hoax on an immunity is asked from the immunity claimant's left, the privilege claimant included",
+        5, [SIL, BUT, EXW, COU, LOV], FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5)
+        + ["1: immune as Lover", "2: no hoax", "3: no hoax", "4: no hoax"],
+        {"ask": ("hoax", 0)},
+    ),
+    Scenario(
+        "an immunity claim found false: an impostor token, and the privilege reaches the player",
+        5, [SIL, BUT, EXW, COU, LOV], FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5)
+        + ["1: immune as Lover"] + vote(1, 5, caller=2, down={0, 2, 3}),
+        {"impostor": {1: [LOV]}, "resources": {0: (1, 0, 0), 1: (0, 1, 1)}, "ask": ("immunity", 2),
+         "immunity": None, "claim": (0, SIL, 0, "Cash", None), "votes": {2: "down", 3: "down", 4: "up", 0: "down"}},
+    ),
+    Scenario(
+        "an immunity claim found true: its claimant wins at once",
+        5, [SIL, BUT, EXW, COU, LOV], FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5)
+        + ["1: no immunity", "2: no immunity", "3: no immunity", "4: immune as Lover"]
+        + vote(4, 5, caller=0, down={0, 1, 2}),
+        {"ask": "over", "winner": 4, "rewards": {0: -1.0, 1: -1.0, 2: -1.0, 3: -1.0, 4: 1.0}},
+    ),
+    Scenario(
+        "an immunity claim with a tied vote stands",
+        5, [SIL, BUT, EXW, COU, LOV], FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5)
+        + ["1: immune as Lover"] + vote(1, 5, caller=2, down={2, 3}),
+        {"impostor": {}, "resources": {0: (0, 0, 0), 1: (1, 1, 1)}, "ask": ("immunity", 2), "holder": 2},
+    ),
+    Scenario(
+        "Distant Cousin is immune to the Chef",
+        5, [CHEF, BUT, SIL, LOV, COU],
+        FIVE_START + [holding({3: (3, 1, 1)}), "0: claim Chef Cash +3"] + no_calls(0, 5),
+        {"ask": ("immunity", 3), "legal": {"immune as Distant Cousin", "no immunity"}},
+    ),
+    Scenario(
+        "the Chef's swap stops at an immunity that stands",
+        5, [CHEF, BUT, SIL, LOV, COU],
+        FIVE_START + [holding({3: (3, 1, 1)}), "0: claim Chef Cash +3"] + no_calls(0, 5)
+        + ["3: immune as Distant Cousin"] + no_calls(3, 5),
+        {"resources": {0: (0, 0, 0), 3: (3, 1, 1)}, "ask": ("turn", 0)},
+    ),
+    Scenario(
+        "Ex-Wife and Chef are immune to the Gardener (HOUSE RULE)",
+        5, [GAR, BUT, SIL, LOV, COU], privilege("claim Gardener Cash +2"),
+        {"ask": ("immunity", 2), "legal": {"immune as Ex-Wife", "immune as Chef", "no immunity"}},
+    ),
+    Scenario(
+        "Gardener is immune to the Ex-Wife (HOUSE RULE), on both neighbours in turn order",
+        5, [EXW, BUT, SIL, LOV, COU], privilege("claim Ex-Wife neighbours Cash", "1: no immunity"),
+        {"ask": ("immunity", 4), "legal": {"immune as Gardener", "no immunity"}, "resources": {0: (1, 0, 0)}},
+    ),
+    Scenario(
+        "nobody is immune to the Butler: giving takes from nobody",
+        5, [BUT, SIL, EXW, COU, LOV], privilege("claim Butler +1"), {"ask": ("turn", 0)},
+    ),
+    Scenario(
+        "the Ex-Wife's options from the supply take from nobody",
+        5, [EXW, BUT, SIL, COU, LOV], privilege("claim Ex-Wife Cash"), {"ask": ("turn", 0)},
+    ),
+    Scenario(
+        "a player with nothing to give is not asked (RULING)",
+        5, [SIL, BUT, EXW, COU, LOV],
+        FIVE_START + [holding({1: (0, 1, 1), 2: (0, 1, 1), 3: (0, 1, 1)}), "0: claim Son-in-Law Cash"]
+        + no_calls(0, 5),
+        {"ask": ("immunity", 4)},
+    ),
+    Scenario(
+        "a swap that would change nothing is not answered (RULING)",
+        5, [CHEF, BUT, SIL, LOV, COU],
+        FIVE_START + [holding({0: (1, 0, 0)}), "0: claim Chef Cash +3"] + no_calls(0, 5),
+        {"ask": ("turn", 0), "resources": {0: (1, 0, 0), 3: (1, 1, 1)}},
+    ),
+    Scenario(
+        "an immunity blocked by an impostor token is not offered",
+        5, [SIL, BUT, EXW, COU, LOV],
+        FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5) + ["1: immune as Lover"]
+        + vote(1, 5, caller=2, down={0, 2, 3})
+        + ["2: no immunity", "3: no immunity", "4: no immunity", "0: end turn", "1: claim Butler +1"]
+        + no_calls(1, 5, holder=2) + ["1: end turn", "2: claim Son-in-Law Prestige"] + no_calls(2, 5, holder=2)
+        + ["3: no immunity", "4: no immunity"],
+        {"impostor": {1: [LOV]}, "ask": ("turn", 2), "resources": {1: (1, 1, 0), 2: (0, 1, 5), 0: (4, 0, 0)}},
+    ),
+]
+
+
+@pytest.mark.parametrize("sc", IMMUNITIES, ids=str)
+def test_immunities(sc):
+    run(sc)
+
+
+def test_an_immunity_answer_covers_the_whole_privilege():
+    """A custom sheet whose privilege reaches the named player twice: asked once, answered once."""
+    sheet = [
+        ("Thief", {"": ("take Cash from named player", "take Evidence from named player")}, ()),
+        ("Guard", {"": ("take Cash",)}, ("Thief",)),
+        *[(name, {"": ("take Prestige",)}, ()) for name in ("A", "B", "C", "D", "E")],
+    ]
+    for answer, expected in (("no immunity", (0, 0, 0)), ("immune as Guard", (1, 1, 0))):
+        env = hoax_v0.env(num_players=3, character_sheet=sheet)
+        env.reset(seed=0, options={"setup": {"characters": ["Thief", "Guard", "A"], "first_player": 0}})
+        play(env, opening(3, picks="PPP") + [holding({1: (1, 1, 0)}), "0: claim Thief +1", "1: no hoax",
+                                             "2: no hoax", f"1: {answer}"])
+        if answer != "no immunity":
+            play(env, ["2: no hoax", "0: no hoax"])
+        assert env.agent_selection == "player_0" and env.unwrapped.engine.table.decision == 1
+        assert tuple(env.unwrapped.engine.table.resources[1]) == expected
+
+
+# --- Hoax and the vote ----------------------------------------------------------
+
+CLAIM_BY_1 = FIVE_START + ["0: claim Lover Prestige"] + no_calls(0, 5) + ["0: end turn", "1: claim Lover Evidence"]
+
+HOAX = [
+    Scenario(
+        "after a claim each other player, in turn order from the claimant's left, may call Hoax",
+        5, FIVE, CLAIM_BY_1, {"ask": ("hoax", 2), "legal": {"call hoax", "no hoax"}},
+    ),
+    Scenario(
+        "the caller takes the Hoax card, and every player but the claimant votes from the claimant's left",
+        5, FIVE, CLAIM_BY_1 + ["2: no hoax", "3: call hoax"],
+        {"holder": 3, "ask": ("vote", 2), "legal": {"thumbs up", "thumbs down"}},
+    ),
+    Scenario(
+        "no vote shows in any observation before every vote is cast",
+        5, FIVE, CLAIM_BY_1 + ["2: no hoax", "3: call hoax", "2: thumbs down", "3: thumbs down", "4: thumbs up"],
+        {"ask": ("vote", 0), "votes": {}},
+    ),
+    Scenario(
+        "once cast the votes are revealed together; a tie lets the claim stand",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=3, down={2, 3}),
+        {"votes": {2: "down", 3: "down", 4: "up", 0: "up"}, "resources": {1: (1, 2, 1)}, "impostor": {},
+         "ask": ("turn", 1)},
+    ),
+    Scenario(
+        "a majority of thumbs up lets the claim stand",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down={2}),
+        {"votes": {2: "down", 3: "up", 4: "up", 0: "up"}, "resources": {1: (1, 2, 1)}, "impostor": {}},
+    ),
+    Scenario(
+        "a majority of thumbs down on a false claim: an impostor token, no privilege, the turn goes on",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down={2, 3, 4}),
+        {"votes": {2: "down", 3: "down", 4: "down", 0: "up"}, "resources": {1: (1, 1, 1)}, "impostor": {1: [LOV]},
+         "ask": ("turn", 1), "progress": (True, False), "claim": None, "knowledge": {(3, 1): {
+             c: 1 / 5 for c in CHARACTERS if c not in (COU, LOV)}}},
+    ),
+    Scenario(
+        "an impostor token forbids that character for the rest of the game",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down={2, 3, 4}) + ["1: end turn", "2: claim Lover Evidence"]
+        + no_calls(2, 5, holder=2) + ["2: end turn", "3: claim Lover Evidence"] + no_calls(3, 5, holder=2)
+        + ["3: end turn", "4: claim Lover Evidence"] + no_calls(4, 5, holder=2)
+        + ["4: end turn", "0: claim Lover Evidence"] + no_calls(0, 5, holder=2) + ["0: end turn"],
+        {"ask": ("turn", 1), "impostor": {1: [LOV]}, "forbidden": {"claim Lover Evidence", "claim Lover Prestige"},
+         "allowed": {"claim Butler +1", "claim Chef Cash +2"}},
+    ),
+    Scenario(
+        "a majority of thumbs down on a true claim: the claimant wins at once",
+        5, FIVE, FIVE_START + ["0: claim Butler +1"] + vote(0, 5, caller=1, down={1, 2, 3}),
+        {"ask": "over", "winner": 0, "rewards": {0: 1.0, 1: -1.0, 2: -1.0, 3: -1.0, 4: -1.0}},
+    ),
+    Scenario(
+        "the holder of the Hoax card is not asked to call",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down=set()) + ["1: end turn", "2: claim Lover Evidence"]
+        + no_calls(2, 5) + ["2: end turn", "3: claim Lover Evidence", "4: no hoax", "0: no hoax", "1: no hoax"],
+        {"holder": 2, "ask": ("turn", 3)},
+    ),
+    Scenario(
+        "the holder may not call again, but the card moves to the next caller",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down=set()) + ["1: end turn", "2: claim Lover Evidence"]
+        + vote(2, 5, caller=4, down=set(), holder=2),
+        {"holder": 4, "ask": ("turn", 2)},
+    ),
+    Scenario(
+        "the claimant may hold the Hoax card and still be called on",
+        5, FIVE,
+        CLAIM_BY_1 + vote(1, 5, caller=2, down=set()) + ["1: end turn", "2: claim Lover Evidence", "3: call hoax"],
+        {"holder": 3, "ask": ("vote", 3)},
+    ),
+    Scenario(
+        "when nobody may call, the claim stands at once",
+        3, [BUT, SIL, LOV], opening(3) + ["0: accuse +1 as Son-in-Law", "0: claim Lover Evidence", "2: call hoax",
+                                           "2: thumbs up", "0: end turn", "2: claim Lover Evidence", "0: no hoax",
+                                           "2: end turn", "0: claim Lover Evidence"],
+        {"out": [1], "holder": 2, "ask": ("turn", 0), "resources": {0: (1, 3, 0), 2: (0, 1, 1)}},
+    ),
+    Scenario(
+        "the Hoax card of an eliminated player goes back to the centre (RULING)",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down=set()) + ["1: accuse +1 as Ex-Wife"],
+        {"out": [2], "holder": None},
+    ),
+]
+
+
+@pytest.mark.parametrize("sc", HOAX, ids=str)
+def test_hoax_and_vote(sc):
+    run(sc)
+
+
+def test_a_vote_reveals_nothing_to_the_later_voters():
+    """Two games that differ only in one early ballot look the same to everyone until the reveal."""
+    before = CLAIM_BY_1 + ["2: no hoax", "3: call hoax"]
+    envs = []
+    for ballot in ("thumbs up", "thumbs down"):
+        env = new_env(5, FIVE)
+        play(env, before + [f"2: {ballot}", "3: thumbs up", "4: thumbs up"])
+        envs.append(env)
+    for seat in range(5):
+        a, b = (e.unwrapped.observe(f"player_{seat}")["observation"] for e in envs)
+        assert np.array_equal(a, b), f"player_{seat} can tell how player_2 voted"
+    for env in envs:
+        play(env, ["0: thumbs up"])
+    assert not np.array_equal(*(e.unwrapped.observe("player_0")["observation"] for e in envs))
+
+
+# --- investigations -------------------------------------------------------------
+
+
+def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator_only():
+    for seed in range(10):
+        env = hoax_v0.env(num_players=5)
+        env.reset(seed=seed, options={"setup": {"characters": FIVE, "first_player": 0}})
+        play(env, FIVE_START + [holding({0: (1, 1, 1)})])
+        before = {s: block(env, s, "knowledge").copy() for s in range(1, 5)}
+        play(env, ["0: investigate +3"])
+        shown = [e for e in env.unwrapped.last_events if e.kind == "shown"]
+        assert len(shown) == 1 and shown[0].seen_by == (0,)
+        _, target, cards = shown[0].data
+        assert target == 3 and len(set(cards)) == 4 and CHARACTERS.index(COU) in cards
+        public = [e for e in env.unwrapped.last_events if e.kind == "investigated"]
+        assert public[0].seen_by == (0, 1, 2, 3, 4) and public[0].data == (0, 3)
+        others = [c for c in cards if c != CHARACTERS.index(BUT)]  # the investigator is the Butler
+        expected = {CHARACTERS[c]: 1 / len(others) for c in others}
+        check(env, {"knowledge": {(0, 3): expected}, "resources": {0: (0, 0, 0)}, "ask": ("turn", 0)})
+        for s in range(1, 5):
+            assert np.array_equal(block(env, s, "knowledge"), before[s]), "another seat learned something"
+
+
+def test_the_three_other_suspicion_cards_are_drawn_at_random():
+    drawn = set()
+    for seed in range(40):
+        env = hoax_v0.env(num_players=5)
+        env.reset(seed=seed, options={"setup": {"characters": FIVE, "first_player": 0}})
+        play(env, FIVE_START + [holding({0: (1, 1, 1)}), "0: investigate +1"])
+        drawn.add(next(e.data[2] for e in env.unwrapped.last_events if e.kind == "shown"))
+    assert len(drawn) > 10
+    assert all(CHARACTERS.index(SIL) in cards for cards in drawn)
+
+
+# --- accusations, elimination and the end ----------------------------------------
+
+ACCUSATIONS = [
+    Scenario(
+        "a right accusation: the target is out and its resources go to the accuser",
+        5, FIVE, FIVE_START + ["0: accuse +2 as Ex-Wife"],
+        {"out": [2], "resources": {0: (1, 1, 1), 2: (0, 0, 0)}, "ask": ("turn", 0), "progress": (False, True),
+         "knowledge": {(s, 2): EXW for s in range(5)}, "rewards": {2: -1.0, 0: 0.0}},
+    ),
+    Scenario(
+        "the impostor tokens of a rightly accused player stay on its sheet",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down={2, 3, 4}) + ["1: end turn", "2: accuse +4 as Son-in-Law"],
+        {"out": [1], "impostor": {1: [LOV]}, "resources": {2: (2, 2, 2)}},
+    ),
+    Scenario(
+        "a wrong accusation: the accuser is out, its resources go back to the supply, and its turn ends",
+        5, FIVE, FIVE_START + [holding({0: (2, 1, 0)}), "0: accuse +2 as Lover"],
+        {"out": [0], "supply": (9 - 4, 9 - 4, 9 - 4), "resources": {2: (1, 1, 1)}, "ask": ("turn", 1),
+         "turns": 1, "knowledge": {(s, 2): {c: 1 / 5 for c in CHARACTERS if c not in (LOV, FIVE[s])}
+                                   for s in (1, 3)}, "rewards": {0: -1.0}},
+    ),
+    Scenario(
+        "a wrong accuser's impostor tokens go back to the supply",
+        5, FIVE, CLAIM_BY_1 + vote(1, 5, caller=2, down={2, 3, 4}) + ["1: accuse +1 as Lover"],
+        {"out": [1], "impostor": {}},
+    ),
+    Scenario(
+        "eliminated players are never asked again: not to play, call or vote",
+        5, FIVE, FIVE_START + ["0: accuse +2 as Ex-Wife", "0: claim Lover Prestige", "1: no hoax", "3: call hoax",
+                               "1: thumbs up", "3: thumbs up", "4: thumbs up", "0: end turn",
+                               "1: claim Lover Evidence", "4: no hoax", "0: no hoax", "1: end turn"],
+        {"ask": ("turn", 3), "active": 3, "out": [2], "holder": 3},
+    ),
+    Scenario(
+        "the last player left wins",
+        3, [BUT, SIL, LOV], opening(3) + ["0: accuse +1 as Son-in-Law", "0: claim Butler +2", "2: no hoax",
+                                          "0: end turn", "2: accuse +1 as Butler"],
+        {"ask": "over", "winner": 2, "out": [0, 1], "rewards": {0: -1.0, 1: -1.0, 2: 1.0}},
+    ),
+    Scenario(
+        "a wrong accusation by the second-last player makes the other the last one left",
+        3, [BUT, SIL, LOV], opening(3) + ["0: accuse +1 as Son-in-Law", "0: claim Butler +2", "2: no hoax",
+                                          "0: end turn", "2: accuse +1 as Chef"],
+        {"ask": "over", "winner": 0, "out": [1, 2], "rewards": {0: 1.0, 1: -1.0, 2: -1.0}},
+    ),
+]
+
+
+@pytest.mark.parametrize("sc", ACCUSATIONS, ids=str)
+def test_accusations(sc):
+    run(sc)
+
+
+def test_final_infos_reveal_every_character_and_the_winner():
+    _, record = run(ACCUSATIONS[-2])
+    _, info = record["player_2"]
+    assert info["winner"] == "player_2" and info["winners"] == ["player_2"]
+    assert info["characters"] == {"player_0": BUT, "player_1": SIL, "player_2": LOV}
+    assert sorted(info["unused_characters"]) == sorted([EXW, COU, CHEF, GAR])
+    assert info["character"] == LOV and info["won"] is True
+    assert info["eliminated"] == ["player_0", "player_1"]
+
+
+def test_an_eliminated_agent_is_terminated_with_minus_one_at_once():
+    env = new_env(5, FIVE)
+    play(env, FIVE_START)
+    env.step(env.unwrapped.string_to_action("accuse +2 as Ex-Wife"))
+    assert env.agent_selection == "player_2"
+    obs, reward, terminated, truncated, info = env.last()
+    assert terminated and not truncated and reward == -1.0
+    assert not obs["action_mask"].any()
+    assert info["eliminated_after_turns"] == 0
+    env.step(None)
+    assert "player_2" not in env.agents and env.agent_selection == "player_0"
+
+
+def test_the_turn_limit_truncates():
+    env = new_env(4, FOUR, max_turns=2)
+    play(env, START + ["0: claim Lover Prestige"] + no_calls(0, 4) + ["0: end turn", "1: claim Lover Evidence"]
+         + no_calls(1, 4))
+    env.step(env.unwrapped.string_to_action("end turn"))
+    assert all(env.truncations[a] and not env.terminations[a] for a in env.possible_agents)
+    assert not env.unwrapped.engine.is_over
+    assert all(env.rewards[a] == 0 for a in env.possible_agents)
+
+
+# --- bad input -----------------------------------------------------------------
+
+BAD_ARGUMENTS = [
+    ({"num_players": 2}, ["num_players", "3 to 6"]),
+    ({"num_players": 7}, ["num_players", "3 to 6"]),
+    ({"num_players": "4"}, ["num_players"]),
+    ({"max_turns": 0}, ["max_turns"]),
+    ({"reward": "score"}, ["reward", "'win'"]),
+    ({"illegal": "ignore"}, ["illegal"]),
+    ({"render_mode": "rgb_array"}, ["render_mode"]),
+    ({"character_sheet": "house"}, ["character_sheet", "sequence"]),
+]
+
+
+@pytest.mark.parametrize("kwargs, fragments", BAD_ARGUMENTS, ids=lambda x: str(x))
+def test_bad_constructor_arguments(kwargs, fragments):
+    with pytest.raises(ValueError) as error:
+        hoax_v0.env(**kwargs)
+    for fragment in fragments:
+        assert fragment in str(error.value)
+
+
+SON_IN_LAW_FIRST = [SIL, BUT, EXW, COU, LOV]
+ILLEGAL = [
+    ("a pick when the turn is asked", FOUR, START, "pick Cash", ["play the turn"]),
+    ("a second claim", FOUR, START + ["0: claim Lover Prestige"] + no_calls(0, 4), "claim Butler +1",
+     ["one claim per turn"]),
+    ("ending the turn before the claim", FOUR, START, "end turn", ["before its claim"]),
+    ("an investigation without the resources", FOUR, START, "investigate +1", ["costs one Cash", "1 Cash, 0 Evidence"]),
+    ("a second accusation", FOUR, START + ["0: accuse +3 as Chef"], "accuse +1 as Son-in-Law", ["at most one"]),
+    ("a claim naming a player who is out", FOUR, START + ["0: accuse +2 as Lover"], "claim Butler +2",
+     ["out of the game"]),
+    ("investigating a player who is out", FOUR, START + ["0: accuse +2 as Lover", holding({0: (1, 1, 1)})],
+     "investigate +2", ["player +2 is out of the game"]),
+    ("a vote when Hoax is asked", FOUR, START + ["0: claim Lover Prestige"], "thumbs up", ["call Hoax"]),
+    ("an immunity that is not one", SON_IN_LAW_FIRST, FIVE_START + ["0: claim Son-in-Law Cash"] + no_calls(0, 5),
+     "immune as Chef", ["Chef is not immune to the Son-in-Law's privilege"]),
+]
+
+
+@pytest.mark.parametrize("name, characters, before, bad, fragments", ILLEGAL, ids=[x[0] for x in ILLEGAL])
+def test_illegal_actions_raise_and_change_nothing(name, characters, before, bad, fragments):
+    env = new_env(len(characters), characters)
+    play(env, before)
+    state = pickle.dumps(env.unwrapped.engine)
+    agent = env.agent_selection
+    with pytest.raises(ValueError) as error:
+        env.step(env.unwrapped.string_to_action(bad))
+    message = str(error.value)
+    assert agent in message and bad in message
+    for fragment in fragments:
+        assert fragment in message, message
+    assert pickle.dumps(env.unwrapped.engine) == state
+
+
+def test_an_impostor_character_cannot_be_claimed_and_says_why():
+    env = new_env(5, FIVE)
+    play(env, CLAIM_BY_1 + vote(1, 5, caller=2, down={2, 3, 4}) + ["1: end turn", "2: claim Lover Evidence"]
+         + no_calls(2, 5, holder=2) + ["2: end turn", "3: claim Lover Evidence"] + no_calls(3, 5, holder=2)
+         + ["3: end turn", "4: claim Lover Evidence"] + no_calls(4, 5, holder=2)
+         + ["4: end turn", "0: claim Lover Evidence"] + no_calls(0, 5, holder=2) + ["0: end turn"])
+    with pytest.raises(ValueError, match="impostor token on Lover"):
+        env.step(env.unwrapped.string_to_action("claim Lover Evidence"))
+
+
+def test_penalize_gives_the_mover_minus_one_and_ends_the_episode():
+    env = new_env(4, FOUR, illegal="penalize")
+    play(env, START)
+    env.step(env.unwrapped.string_to_action("end turn"))
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards["player_0"] == -1.0
+
+
+BAD_SETUP = [
+    ("unknown key", {"deck": []}, "unknown setup key"),
+    ("too few characters", {"characters": [BUT, SIL, LOV]}, "4 different characters"),
+    ("a repeated character", {"characters": [BUT, SIL, LOV, BUT]}, "4 different characters"),
+    ("an unknown character", {"characters": [BUT, SIL, LOV, "Maid"]}, "'Maid'"),
+    ("a bad first player", {"first_player": 4}, "first_player must be a seat from 0 to 3"),
+]
+
+
+@pytest.mark.parametrize("name, setup, fragment", BAD_SETUP, ids=[x[0] for x in BAD_SETUP])
+def test_bad_setup_raises(name, setup, fragment):
+    env = hoax_v0.env(num_players=4)
+    with pytest.raises(ValueError, match=fragment):
+        env.reset(seed=0, options={"setup": setup})
