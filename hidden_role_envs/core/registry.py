@@ -19,6 +19,7 @@ class RegisteredGame:
 
 GAMES = {
     "secrets": RegisteredGame("hidden_role_envs.secrets_v0", "hidden_role_envs.games.secrets.bots:SecretsScriptedPlayer"),
+    "hoax": RegisteredGame("hidden_role_envs.hoax_v0", "hidden_role_envs.games.hoax.bots:HoaxScriptedPlayer"),
     "spyfall": RegisteredGame("hidden_role_envs.spyfall_v0", "hidden_role_envs.games.spyfall.bots:SpyfallScriptedPlayer"),
 }
 
