@@ -193,7 +193,6 @@ class raw_env(HiddenRoleEnv):
         reward: str = "win",
         character_sheet=None,
     ):
-        self.definition = HoaxDefinition()  # this env's own: it names the characters of this env's sheet
         super().__init__(
             num_players=num_players,
             render_mode=render_mode,

@@ -176,7 +176,6 @@ class raw_env(HiddenRoleEnv):
         locations=None,
         attributes=None,
     ):
-        self.definition = SpyfallDefinition()  # its own: it names this environment's locations in the text
         super().__init__(
             num_players=num_players,
             render_mode=render_mode,

@@ -218,7 +218,7 @@ class HiddenRoleEnv(AECEnv):
             seat = self.engine.current_player
         lines = [game.describe_table(self.engine)]
         if 0 <= seat < self.num_players:
-            happened = [game.describe_event(e, seat, self.num_players) for e in self.last_events if seat in e.seen_by]
+            happened = [game.describe_event(e, seat, self.engine) for e in self.last_events if seat in e.seen_by]
             happened = [line for line in happened if line]
             if happened:
                 lines.append("Last step, as player_%d saw it:" % seat)

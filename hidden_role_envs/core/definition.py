@@ -102,5 +102,9 @@ class GameDefinition(ABC):
         """The public table in words (nothing hidden)."""
 
     @abstractmethod
-    def describe_event(self, event: Event, viewer: int, num_players: int) -> str | None:
-        """One event as `viewer` saw it, or None if it is not worth a line."""
+    def describe_event(self, event: Event, viewer: int, engine: RulesEngine) -> str | None:
+        """One event as `viewer` saw it, or None if it is not worth a line.
+
+        `engine` gives the configuration (names of cards, places, ...); the
+        text must say only what the event tells `viewer`.
+        """

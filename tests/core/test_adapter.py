@@ -124,7 +124,7 @@ class ToyDefinition(GameDefinition):
     def describe_table(self, engine):
         return "toy"
 
-    def describe_event(self, event, viewer, num_players):
+    def describe_event(self, event, viewer, engine):
         return None
 
 

@@ -49,23 +49,17 @@ def describe_claim(claim: Claim, sheet: CharacterSheet, viewer: int) -> str:
 
 
 class HoaxDefinition(GameDefinition):
-    """Hoax for the adapter.
-
-    `describe_event` is given no engine, so the definition keeps the sheet of
-    the game it configured to name characters; `hoax_v0.raw_env` therefore
-    gives every environment its own definition.
-    """
+    """Hoax for the adapter; the character sheet travels in the config."""
 
     name = "hoax"
     version = 0
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     default_players = 5
-    sheet = CharacterSheet(HOUSE_SHEET)
 
     def configure(self, num_players: int, character_sheet=None) -> HoaxConfig:
-        self.sheet = CharacterSheet(HOUSE_SHEET if character_sheet is None else character_sheet)
-        return HoaxConfig(num_players=num_players, sheet=self.sheet)
+        sheet = CharacterSheet(HOUSE_SHEET if character_sheet is None else character_sheet)
+        return HoaxConfig(num_players=num_players, sheet=sheet)
 
     def action_table(self, config: HoaxConfig) -> HoaxActions:
         return _actions(config.num_players, config.sheet)
@@ -105,9 +99,10 @@ class HoaxDefinition(GameDefinition):
         lines.append(f"  decision: player_{table.to_act} must {DECISIONS[table.decision]}")
         return "\n".join(lines)
 
-    def describe_event(self, event: Event, viewer: int, num_players: int) -> str | None:
+    def describe_event(self, event: Event, viewer: int, engine: HoaxGame) -> str | None:
         kind, _, data = event
-        names = self.sheet.names
+        sheet = engine.config.sheet
+        names = sheet.names
         if kind == "dealt":
             return f"you are the {names[data[1]]}"
         if kind == "first_player":
@@ -115,9 +110,9 @@ class HoaxDefinition(GameDefinition):
         if kind == "turn_started":
             return f"{_does(data[0], viewer, 'start')} a turn"
         if kind == "claimed":
-            return describe_claim(data[0], self.sheet, viewer)
+            return describe_claim(data[0], sheet, viewer)
         if kind == "immunity_claimed":
-            return describe_claim(data[0], self.sheet, viewer)
+            return describe_claim(data[0], sheet, viewer)
         if kind == "hoax_called":
             return f"{_does(data[0], viewer, 'call')} Hoax!"
         if kind == "no_hoax":

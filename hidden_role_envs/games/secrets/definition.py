@@ -70,9 +70,9 @@ class SecretsDefinition(GameDefinition):
         lines.append(f"  decision: player_{table.to_act} must {DECISIONS[table.decision].lower()}")
         return "\n".join(lines)
 
-    def describe_event(self, event: Event, viewer: int, num_players: int) -> str | None:
+    def describe_event(self, event: Event, viewer: int, engine: SecretsGame) -> str | None:
         kind, _, data = event
-        n = num_players
+        n = engine.num_players
         if kind == "drawn":
             active, drawn, revealed = data
             return f"{_seat(active, viewer)} drew {', '.join(CHARACTERS[c] for c in drawn)}"

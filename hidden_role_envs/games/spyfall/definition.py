@@ -36,7 +36,7 @@ def _positive_int(name: str, value, most: int | None = None) -> int:
 
 
 class SpyfallDefinition(GameDefinition):
-    """Spyfall for the adapter. One instance per environment: it names the locations of that environment."""
+    """Spyfall for the adapter; the locations and attributes travel in the config."""
 
     name = "spyfall"
     version = 0
@@ -59,10 +59,6 @@ class SpyfallDefinition(GameDefinition):
             question_limit=_positive_int("question_limit", question_limit),
             places=places,
         )
-        # the names the event text needs (each environment has its own definition: see spyfall_v0.raw_env)
-        self._attributes = places.attributes
-        self._names = places.names
-        self._roles = [loc.roles for loc in places.locations]
         return config
 
     def action_table(self, config: SpyfallConfig) -> SpyfallActions:
@@ -107,14 +103,15 @@ class SpyfallDefinition(GameDefinition):
             lines[-1] += " (votes are secret until all are cast)"
         return "\n".join(lines)
 
-    def describe_event(self, event: Event, viewer: int, num_players: int) -> str | None:
+    def describe_event(self, event: Event, viewer: int, engine: SpyfallGame) -> str | None:
+        places = engine.config.places
         kind, _, data = event
         if kind == "asked":
             asker, target, attribute = data
-            return f"{_seat(asker, viewer)} asked {_seat(target, viewer)} about {self._attributes[attribute]}"
+            return f"{_seat(asker, viewer)} asked {_seat(target, viewer)} about {places.attributes[attribute]}"
         if kind == "answered":
             seat, attribute, yes = data
-            return f"{_seat(seat, viewer)} answered {'yes' if yes else 'no'} ({self._attributes[attribute]})"
+            return f"{_seat(seat, viewer)} answered {'yes' if yes else 'no'} ({places.attributes[attribute]})"
         if kind == "passed":
             return f"{_seat(data[0], viewer)} passed"
         if kind == "accused":
@@ -134,20 +131,20 @@ class SpyfallDefinition(GameDefinition):
         if kind == "guessed":
             spy, location, right = data
             verdict = "right" if right else "wrong"
-            return f"{_seat(spy, viewer)} revealed the spy card and named {self._names[location]}: {verdict}"
+            return f"{_seat(spy, viewer)} revealed the spy card and named {places.names[location]}: {verdict}"
         if kind == "time_up":
             return "time is up: from the dealer, each player may accuse"
         if kind == "round_over":
             round_index, spy, location, result, points = data
             return (
                 f"round {round_index + 1} is over: the spy was {_seat(spy, viewer)}, "
-                f"the location {self._names[location]}; {RESULTS[result]}"
+                f"the location {places.names[location]}; {RESULTS[result]}"
             )
         if kind == "dealt":
             _, location, role = data
             if location == NOBODY:
                 return "you are the spy"
-            return f"your card: {self._names[location]}, {self._roles[location][role]}"
+            return f"your card: {places.names[location]}, {places.locations[location].roles[role]}"
         if kind == "round_started":
             return f"round {data[0] + 1}: player_{data[1]} deals and asks first"
         if kind == "game_over":

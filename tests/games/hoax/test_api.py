@@ -132,7 +132,7 @@ def test_every_event_reads_as_a_line_for_every_seat():
             for event in env.unwrapped.last_events:
                 kinds.add(event.kind)
                 for viewer in event.seen_by:
-                    line = definition.describe_event(event, viewer, 4)
+                    line = definition.describe_event(event, viewer, env.unwrapped.engine)
                     assert line or event.kind in ("privilege_done", "turn_ended"), event
             for seat in range(4):
                 assert env.unwrapped.render_text(seat)

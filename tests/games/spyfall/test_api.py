@@ -108,7 +108,7 @@ def test_every_event_of_a_game_has_a_line_for_those_who_saw_it():
             continue
         for event in env.unwrapped.last_events:
             for viewer in event.seen_by:
-                assert env.unwrapped.definition.describe_event(event, viewer, 4)
+                assert env.unwrapped.definition.describe_event(event, viewer, env.unwrapped.engine)
             kinds.add(event.kind)
         mask = obs["action_mask"].copy()
         if rng.random() < 0.8 and mask[env.unwrapped.string_to_action("pass")]:
