@@ -1,0 +1,1 @@
+"""Mascarade: rules engine, actions, per-seat knowledge, observation and scripted players."""

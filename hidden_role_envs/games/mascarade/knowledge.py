@@ -1,0 +1,132 @@
+"""Per-seat beliefs about which character lies at each card place.
+
+Exact beliefs (the set of deals consistent with what a seat saw, as in
+`hidden_role_envs.core.knowledge`) do not scale here: 13 places hold up to
+13 distinct characters, 13! assignments. So each seat keeps a (places x
+characters) matrix of probabilities instead, updated from what it saw:
+
+- the deal is open: every seat starts knowing every card exactly;
+- a look or a reveal pins the place: its row becomes that character;
+- a swap-or-not the seat made itself (its own turn, its Spy or Fool power)
+  it knows: the two rows swap, or nothing happens;
+- a swap-or-not it only watched mixes the two rows half and half
+  (ABSTRACTION: the watcher assumes a swap with probability 1/2, having no
+  way to read the other player's choice).
+
+Mixing two rows keeps every row summing to 1 and every character's column
+summing to its number of copies, but pinning a row does not. After pins the
+matrix is brought back to "each place holds one card, each character lies
+in as many places as it has copies" by two exact steps and an approximate
+one:
+
+1. a character whose copies are all at places known for certain is struck
+   from every other place, and a character with as many possible places
+   left as copies left is put at them (repeated while new certainties
+   appear);
+2. the rows are renormalised;
+3. Sinkhorn passes (scale the columns to the copy counts, then the rows to
+   1) spread the remaining correction (APPROXIMATION: this is the closest
+   matrix with the right sums to the one before, not the exact posterior,
+   whose marginals would need the 13! assignments). Each seat's matrix is
+   corrected on its own, so how long another seat's takes to converge
+   cannot show in it.
+
+How close: against the exact posterior (enumerated over the 720 deals of
+6 places, with the same 1/2 for watched swaps), in random games at 2, 4 and
+5 players, the largest error over a seat's matrix is 0 most of the time,
+0.01 on average and about 0.2 at the 99th percentile (it comes from
+watched swaps whose correlations a matrix of marginals cannot keep). The
+columns end within a few hundredths of the copy counts (the Sinkhorn
+passes stop at 1e-6 or after 50 passes); the rows sum to 1 exactly.
+`tests/games/mascarade/test_knowledge.py` checks this.
+
+Nothing here reads the true cards: callers feed it only the events a seat
+saw, so a belief cannot depend on what the seat did not see. The support
+(the non-zero entries) is exact, so the true character of a place never has
+probability 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SINKHORN_PASSES = 50
+TOLERANCE = 1e-6
+
+
+class PlaceBeliefs:
+    """One (places x characters) probability matrix per observing seat."""
+
+    def __init__(self, counts: tuple[int, ...], num_places: int, num_observers: int):
+        self.counts = np.array(counts, dtype=np.float64)
+        self.probs = np.zeros((num_observers, num_places, len(counts)))
+        self._dirty = np.zeros(num_observers, dtype=bool)
+
+    def deal(self, cards) -> None:
+        """Everybody saw the deal: every place is known."""
+        self.probs[:] = 0.0
+        self.probs[:, np.arange(len(cards)), list(cards)] = 1.0
+        self._dirty[:] = False
+
+    def swap(self, observer: int, p: int, q: int) -> None:
+        """`observer` knows the cards at p and q swapped."""
+        self.probs[observer, [p, q]] = self.probs[observer, [q, p]]
+
+    def mix(self, observers: np.ndarray, p: int, q: int) -> None:
+        """The observers saw p and q handled, swapped or not, unseen."""
+        self._settle(observers[self._dirty[observers]])
+        mixed = 0.5 * (self.probs[observers, p] + self.probs[observers, q])
+        self.probs[observers, p] = mixed
+        self.probs[observers, q] = mixed
+
+    def pin(self, observers: np.ndarray, place: int, character: int) -> None:
+        """The observers saw `character` at `place`."""
+        rows = self.probs[observers, place]
+        changed = rows[:, character] < 1.0
+        if changed.any():
+            who = observers[changed]
+            self.probs[who, place] = 0.0
+            self.probs[who, place, character] = 1.0
+            self._dirty[who] = True
+
+    def settle(self) -> None:
+        """Restore the row and column sums of every seat that pinned a place since the last call."""
+        if self._dirty.any():
+            self._settle(np.flatnonzero(self._dirty))
+
+    def _settle(self, observers: np.ndarray) -> None:
+        """Each seat's matrix is corrected on its own (how far another seat's needs correcting must not matter)."""
+        if not len(observers):
+            return
+        counts = self.counts
+        active = observers
+        for _ in range(self.probs.shape[1]):  # exact deductions, repeated while they find something
+            m = self.probs[active]
+            support = m > 0
+            known = support.sum(axis=2) == 1
+            located = (support & known[:, :, None]).sum(axis=1)
+            open_places = support & ~known[:, :, None]
+            # a character whose every copy is located is at no other place
+            strike = open_places & (located >= counts)[:, None, :]
+            # a character with as many possible places left as copies left is at all of them
+            missing = counts - located
+            settled = open_places & ((open_places.sum(axis=1) == missing) & (missing > 0))[:, None, :]
+            found = strike.any(axis=(1, 2)) | settled.any(axis=(1, 2))
+            if not found.any():
+                break
+            m, strike, settled, active = m[found], strike[found], settled[found], active[found]
+            m[strike] = 0.0
+            rows = settled.any(axis=2)
+            m[rows] = settled[rows]
+            self.probs[active] = m / m.sum(axis=2, keepdims=True)
+        active = observers
+        for _ in range(SINKHORN_PASSES):
+            m = self.probs[active]
+            columns = m.sum(axis=1)
+            off = np.abs(columns - counts).max(axis=1) >= TOLERANCE
+            if not off.any():
+                break
+            m, columns, active = m[off], columns[off], active[off]
+            m *= np.divide(counts, columns, out=np.zeros_like(columns), where=columns > 0)[:, None, :]
+            self.probs[active] = m / m.sum(axis=2, keepdims=True)
+        self._dirty[observers] = False

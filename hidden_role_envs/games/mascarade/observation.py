@@ -1,0 +1,149 @@
+"""What a Mascarade seat knows, as a vector of named blocks.
+
+Built from two sources only: the public table and the events the seat saw.
+The cards in the engine are never read here, so an observation cannot
+depend on anything its seat has not seen.
+
+Seats are relative to the observer: entry 0 is the observer, entry k the
+seat k places to its left (seat (observer + k) mod n). Card places are
+those seats' cards in the same order (two per seat at 2-3 players, the
+observer's `A` then `B`), then the centre cards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hidden_role_envs.core.definition import Observer
+from hidden_role_envs.core.game import Event, relative_order
+from hidden_role_envs.core.observation import Block, ObservationLayout
+from hidden_role_envs.games.mascarade.actions import DECISIONS, place_name
+from hidden_role_envs.games.mascarade.characters import CHARACTERS, NUM_CHARACTERS, MascaradeConfig
+from hidden_role_envs.games.mascarade.knowledge import PlaceBeliefs
+from hidden_role_envs.games.mascarade.rules import NOBODY, MascaradeTable
+
+UNBOUNDED = float(np.inf)  # the bank is unlimited, so coins have no upper bound
+
+
+def mascarade_layout(config: MascaradeConfig) -> ObservationLayout:
+    n, places, k = config.num_players, config.num_places, NUM_CHARACTERS
+    return ObservationLayout(
+        [
+            Block("coins", (n,), 0, UNBOUNDED, "coins of each seat"),
+            Block("courthouse", (1,), 0, UNBOUNDED, "coins in the courthouse"),
+            Block("active_player", (n,), 0, 1, "one-hot: whose turn it is"),
+            Block("to_act", (n,), 0, 1, "one-hot: the seat asked to decide"),
+            Block("decision", (len(DECISIONS),), 0, 1, "one-hot: the decision being asked"),
+            Block("preparation", (1,), 0, 1, "1 during the four preparation turns"),
+            Block("forced_swap", (1,), 0, 1, "1 when the active player may only swap or not"),
+            Block("in_play", (k,), 0, 2, "copies of each character in play"),
+            Block("announcement", (k,), 0, 1, "one-hot: the character announced this turn"),
+            Block("announcer", (n,), 0, 1, "one-hot: who announced it"),
+            Block("claimants", (n,), 0, 1, "the other seats who claimed to be it too"),
+            Block("claimed_cards", (places,), 0, 1, "the cards announced and claimed with"),
+            Block("revealed", (places, k), 0, 1, "one-hot per place: the cards revealed this turn"),
+            Block("power_cards", (places,), 0, 1, "the cards the power in progress handles (Spy, Inquisitor)"),
+            Block("knowledge", (places, k), 0, 1, "P(place holds character) given what this seat saw"),
+        ]
+    )
+
+
+class MascaradeObserver(Observer):
+    def __init__(self, config: MascaradeConfig):
+        n = config.num_players
+        super().__init__(mascarade_layout(config), n)
+        self.config = config
+        self.num_players = n
+        self.rotations = relative_order(n)
+        self.place_order = config.relative_places()  # relative place -> absolute, per seat
+        self.relative_place = np.argsort(self.place_order, axis=1)  # absolute place -> relative, per seat
+        self._seat_arrays: dict[tuple[int, ...], np.ndarray] = {}
+        self.table: MascaradeTable | None = None
+
+    def reset(self, table: MascaradeTable, events: list[Event]) -> None:
+        self.table = table
+        self.beliefs = PlaceBeliefs(self.config.counts, self.config.num_places, self.num_players)
+        for v in self._views:
+            v["in_play"][:] = self.config.counts
+        self.update(events)
+
+    def _seats(self, seen_by: tuple[int, ...]) -> np.ndarray:
+        seats = self._seat_arrays.get(seen_by)
+        if seats is None:
+            seats = self._seat_arrays[seen_by] = np.array(seen_by, dtype=np.int64)
+        return seats
+
+    def update(self, events: list[Event]) -> None:
+        beliefs = self.beliefs
+        for kind, seen_by, data in events:
+            if kind == "handled":
+                _, p, q = data
+                beliefs.mix(self._seats(seen_by), p, q)
+            elif kind == "swapped":
+                actor, p, q = data
+                beliefs.swap(actor, p, q)
+            elif kind in ("looked", "revealed"):
+                _, place, character = data
+                beliefs.pin(self._seats(seen_by), place, character)
+            elif kind == "dealt":
+                beliefs.deal(data)
+        beliefs.settle()
+
+    def encode(self, seat: int) -> np.ndarray:
+        table = self.table
+        n = self.num_players
+        order = self.rotations[seat]
+        to_relative = self.relative_place[seat]
+        v = self._views[seat]
+        v["coins"][:] = table.coins[order]
+        v["courthouse"][0] = table.courthouse
+        _one_hot_seat(v["active_player"], table.active, seat, n)
+        _one_hot_seat(v["to_act"], table.to_act, seat, n)
+        _one_hot(v["decision"], table.decision)
+        v["preparation"][0] = table.preparation
+        v["forced_swap"][0] = table.forced
+        _one_hot(v["announcement"], table.announcement)
+        _one_hot_seat(v["announcer"], table.announcer, seat, n)
+        v["claimants"][:] = 0
+        for claimant in table.claimants:
+            v["claimants"][(claimant - seat) % n] = 1
+        v["claimed_cards"][:] = 0
+        for place in table.claim_places:
+            v["claimed_cards"][to_relative[place]] = 1
+        v["revealed"][:] = 0
+        for place, character in table.revealed.items():
+            v["revealed"][to_relative[place], character] = 1
+        v["power_cards"][:] = 0
+        for place in table.power_places:
+            v["power_cards"][to_relative[place]] = 1
+        v["knowledge"][:] = self.beliefs.probs[seat][self.place_order[seat]]
+        return self._buffers[seat]
+
+    def describe(self, seat: int) -> str:
+        config = self.config
+        probs = self.beliefs.probs[seat]
+        lines = []
+        for relative, place in enumerate(self.place_order[seat]):
+            row = probs[place]
+            likely = np.argsort(-row)[:3]
+            if row[likely[0]] > 0.999:
+                text = CHARACTERS[likely[0]]
+            else:
+                text = ", ".join(f"{CHARACTERS[c]} {row[c]:.0%}" for c in likely if row[c] > 0.005)
+            label = place_name(relative, config.num_players, config.hand)
+            owner = config.owner(int(place))
+            who = "" if owner < 0 or owner == seat else f" (player_{owner})"
+            lines.append(f"  card {label}{who}: {text}")
+        return "\n".join(lines)
+
+
+def _one_hot(view: np.ndarray, index: int) -> None:
+    view[:] = 0
+    if index != NOBODY:
+        view[index] = 1
+
+
+def _one_hot_seat(view: np.ndarray, seat: int, observer: int, num_players: int) -> None:
+    view[:] = 0
+    if seat != NOBODY:
+        view[(seat - observer) % num_players] = 1
