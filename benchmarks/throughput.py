@@ -19,11 +19,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hidden_role_envs import hoax_v0, secrets_v0, spyfall_v0
+from hidden_role_envs import hoax_v0, mascarade_v0, secrets_v0, spyfall_v0
 
 # game -> (env constructor, player counts: the smallest and the largest)
 CASES: dict[str, tuple[Callable, list[int]]] = {
     "secrets": (secrets_v0.env, [4, 8]),
+    "mascarade": (mascarade_v0.env, [2, 13]),
     "hoax": (hoax_v0.env, [3, 6]),
     "spyfall": (spyfall_v0.env, [3, 8]),
 }

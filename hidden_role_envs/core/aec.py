@@ -248,6 +248,9 @@ class HiddenRoleEnv(AECEnv):
             if name in playing:
                 self.rewards[name] += float(outcome.rewards[seat])
                 self.terminations[name] = True
+            clash = outcome.info.keys() & outcome.per_seat_info[seat].keys()
+            if clash:  # a per-seat key would silently hide the table-wide one
+                raise RuntimeError(f"outcome info and per-seat info share the key(s) {sorted(clash)}")
             self.infos[name] = {**self.infos[name], **outcome.info, **outcome.per_seat_info[seat]}
 
     def _end_for_illegal_move(self, agent: str, action_id: int, reason: str) -> None:

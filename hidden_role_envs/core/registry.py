@@ -19,6 +19,9 @@ class RegisteredGame:
 
 GAMES = {
     "secrets": RegisteredGame("hidden_role_envs.secrets_v0", "hidden_role_envs.games.secrets.bots:SecretsScriptedPlayer"),
+    "mascarade": RegisteredGame(
+        "hidden_role_envs.mascarade_v0", "hidden_role_envs.games.mascarade.bots:MascaradeScriptedPlayer"
+    ),
     "hoax": RegisteredGame("hidden_role_envs.hoax_v0", "hidden_role_envs.games.hoax.bots:HoaxScriptedPlayer"),
     "spyfall": RegisteredGame("hidden_role_envs.spyfall_v0", "hidden_role_envs.games.spyfall.bots:SpyfallScriptedPlayer"),
 }

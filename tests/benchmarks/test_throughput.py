@@ -7,7 +7,7 @@ def test_quick_run_reports_every_case(capsys):
     rows = [line.split() for line in lines[1:]]
     expected = [(game, str(n)) for game, (_, counts) in throughput.CASES.items() for n in counts]
     assert [(r[0], r[1]) for r in rows] == expected
-    assert {"secrets", "hoax", "spyfall"} <= {game for game, _ in expected}
+    assert {"secrets", "mascarade", "hoax", "spyfall"} <= {game for game, _ in expected}
     assert all(float(r[2].replace(",", "")) > 0 for r in rows)
 
 

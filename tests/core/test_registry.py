@@ -11,7 +11,7 @@ IDS = [f"hidden_roles/{game}-v0" for game in GAMES]
 
 def test_every_game_is_listed():
     assert hidden_role_envs.available_envs() == sorted(IDS)
-    assert {"secrets", "hoax", "spyfall"} <= set(GAMES)
+    assert {"secrets", "mascarade", "hoax", "spyfall"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
