@@ -19,8 +19,9 @@ and writes the same rows to a CSV file (`--csv`, default `evaluation.csv`).
 
 Policies (`--seats`, comma separated, one per seat):
 - `random`: uniform over the legal actions of the mask, seeded;
-- `scripted`: the game's scripted player (for Secrets,
-  `hidden_role_envs.games.secrets.bots.SecretsScriptedPlayer`).
+- `scripted`: the game's scripted player (`hidden_role_envs.games.<game>.bots`);
+- the path of a model saved by training (`.zip`), playing its most likely
+  legal action (needs the `train` extra).
 
 Seats: with fewer names than players, the LAST name fills the remaining
 seats, so `scripted,random` is one scripted player among random ones and
@@ -59,7 +60,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib
 import math
 import os
 import sys
@@ -70,52 +70,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hidden_role_envs.core import registry
-
-Policy = Callable[[dict], int]
-
-
-@dataclass(frozen=True)
-class GameEntry:
-    """Where a game's environment and scripted player live ("module" and "module:Class").
-
-    The scripted player is called as `Class(num_players, seed=seed)` and then
-    as `player(observation_dict) -> action`. A game without one can still be
-    evaluated with random players.
-    """
-
-    env_module: str
-    scripted_player: str | None = None
-
-    def make_env(self, **kwargs):
-        return importlib.import_module(self.env_module).env(**kwargs)
-
-    def scripted(self, num_players: int, seed: int) -> Policy:
-        if self.scripted_player is None:
-            raise ValueError(f"{self.env_module} has no scripted player")
-        module, name = self.scripted_player.split(":")
-        return getattr(importlib.import_module(module), name)(num_players, seed=seed)
-
-
-GAMES: dict[str, GameEntry] = {
-    name: GameEntry(game.module, game.scripted_player) for name, game in registry.GAMES.items()
-}
-
-
-class RandomPolicy:
-    """Uniform over the legal actions of the mask."""
-
-    def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, observation: dict) -> int:
-        return int(self.rng.choice(np.flatnonzero(observation["action_mask"])))
-
-
-# policy name -> factory(game, num_players, seed)
-POLICIES: dict[str, Callable[[GameEntry, int, int], Policy]] = {
-    "random": lambda game, num_players, seed: RandomPolicy(seed),
-    "scripted": lambda game, num_players, seed: game.scripted(num_players, seed),
-}
+from hidden_role_envs.policies import POLICY_NAMES, is_model_path, make_policy
 
 Z95 = 1.959963984540054
 
@@ -161,7 +116,7 @@ class Row:
 
 
 def play(
-    game: GameEntry,
+    game: str,
     num_players: int,
     plan: list[str],
     games: int,
@@ -170,8 +125,9 @@ def play(
     on_game_done: Callable[[], None] = lambda: None,
 ) -> list[int]:
     """Play `games` seeded games; return the wins of each name's player (indexed like `plan`)."""
-    players = [POLICIES[name](game, num_players, _seed(seed, run, i)) for i, name in enumerate(plan)]
-    env = game.make_env(num_players=num_players)
+    models = {name: make_policy(name, game, num_players) for name in set(plan) if is_model_path(name)}
+    players = [models.get(name) or make_policy(name, game, num_players, _seed(seed, run, i)) for i, name in enumerate(plan)]
+    env = registry.make(game, num_players=num_players)
     agents = env.possible_agents
     wins = [0] * num_players
     for g in range(games):
@@ -201,12 +157,11 @@ def evaluate(
     on_game_done: Callable[[], None] = lambda: None,
 ) -> list[Row]:
     """Rows of the win-rate table: one per policy in the mix, then the all-random baseline for the same seats."""
-    game = GAMES[game_name]
     plan = seat_plan(names, num_players)
     rows = []
     runs = [("mix", plan)] + ([("baseline", ["random"] * num_players)] if baseline else [])
     for run_index, (run, played) in enumerate(runs):
-        wins = play(game, num_players, played, games, seed, run_index, on_game_done)
+        wins = play(game_name, num_players, played, games, seed, run_index, on_game_done)
         for name in dict.fromkeys(plan):  # each policy once, in order of first seat
             held = [i for i, n in enumerate(plan) if n == name]
             rows.append(Row(run, played[held[0]], name, len(held), len(held) * games, sum(wins[i] for i in held)))
@@ -356,10 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m training.evaluate",
         description="Play seeded games between policies and report win rates with 95% Wilson intervals.",
-        epilog="Policies: " + ", ".join(POLICIES) + ". With fewer --seats names than players, the last name "
+        epilog="Policies: random, scripted, or the path of a saved model (.zip). With fewer --seats names than "
+        "players, the last name "
         "fills the remaining seats; the seats rotate one place every game.",
     )
-    parser.add_argument("game", help="the game: " + ", ".join(GAMES))
+    parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
     parser.add_argument("--players", type=_positive_int, default=None, help="number of players (default: the game's)")
     parser.add_argument("--games", type=_positive_int, default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=_seed_arg, default=0, help="seed of deals and policies (default 0)")
@@ -386,20 +342,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.game not in GAMES:
-        raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(GAMES)}")
-    game = GAMES[args.game]
+    if args.game not in registry.GAMES:
+        raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(registry.GAMES)}")
     try:
-        probe = game.make_env() if args.players is None else game.make_env(num_players=args.players)
+        kwargs = {} if args.players is None else {"num_players": args.players}
+        probe = registry.make(args.game, **kwargs)
     except ValueError as error:  # the environment names the bad argument and the allowed range
         raise UsageError(f"--players: {error}") from None
-    num_players = probe.num_players
+    num_players = probe.unwrapped.num_players
     names = [name.strip() for name in args.seats.split(",")]
-    unknown = [name for name in names if name not in POLICIES]
-    if unknown:
-        raise UsageError(f"unknown policy {unknown[0]!r} in --seats; choose from: {', '.join(POLICIES)}")
-    if "scripted" in names and game.scripted_player is None:
-        raise UsageError(f"{args.game} has no scripted player yet; use random seats only")
+    for name in names:
+        if name in POLICY_NAMES:
+            continue
+        if not is_model_path(name):
+            raise UsageError(f"unknown policy {name!r} in --seats; use random, scripted or a saved model (.zip)")
+        try:
+            make_policy(name, args.game, num_players)  # a missing or unreadable model fails now, not mid-run
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     try:
         plan = seat_plan(names, num_players)
     except ValueError as error:

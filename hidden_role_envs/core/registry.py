@@ -42,9 +42,18 @@ def available_envs() -> list[str]:
     return sorted(env_id(game) for game in GAMES)
 
 
-def make(name: str, **kwargs: Any) -> pettingzoo.AECEnv:
-    """Make a game by id (`hidden_roles/secrets-v0`), module name (`secrets_v0`) or name (`secrets`)."""
-    key = name.removeprefix(f"{NAMESPACE}/").replace("_v", "-v").split("-v")[0]
+def game_name(name: str) -> str:
+    """The game a name means: an id (`hidden_roles/secrets-v0`), a module (`secrets_v0`) or a game (`secrets`)."""
+    key = str(name).removeprefix(f"{NAMESPACE}/").replace("_v", "-v").split("-v")[0].lower()
     if key not in GAMES:
-        raise ValueError(f"unknown environment {name!r}; available: {', '.join(available_envs())}")
-    return pettingzoo.make("aec", env_id(key), **kwargs)
+        raise ValueError(f"unknown game {name!r}; available: {', '.join(GAMES)}")
+    return key
+
+
+def game(name: str) -> RegisteredGame:
+    return GAMES[game_name(name)]
+
+
+def make(name: str, **kwargs: Any) -> pettingzoo.AECEnv:
+    """Make a game's AEC env by id, module name or game name (see `game_name`)."""
+    return pettingzoo.make("aec", env_id(game_name(name)), **kwargs)

@@ -30,7 +30,7 @@ def test_make_accepts_the_id_the_module_name_and_the_game_name(name):
 
 
 def test_make_rejects_an_unknown_game_listing_the_known_ones():
-    with pytest.raises(ValueError, match="hidden_roles/secrets-v0"):
+    with pytest.raises(ValueError, match="unknown game 'poker'; available: secrets, mascarade, hoax, spyfall"):
         hidden_role_envs.make("poker")
 
 

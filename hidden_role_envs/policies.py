@@ -1,0 +1,77 @@
+"""Policies that can sit at a table: uniform random, the scripted players, saved models, any callable.
+
+A policy is a callable `policy(observation_dict) -> action id`, where the
+observation dict is what `env.observe(agent)` returns. `make_policy` turns a
+spec into one:
+
+- `"random"`: uniform over the legal actions of the mask (seeded);
+- `"scripted"`: the game's scripted player;
+- a path to a model saved by training (`.zip`, sb3-contrib's MaskablePPO;
+  needs the `train` extra), playing its most likely legal action;
+- any callable, used as it is.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+
+import numpy as np
+
+from hidden_role_envs.core import registry
+
+Policy = Callable[[dict], int]
+POLICY_NAMES = ("random", "scripted")
+
+
+class RandomPolicy:
+    """Uniform over the legal actions of the mask."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: dict) -> int:
+        return int(self.rng.choice(np.flatnonzero(observation["action_mask"])))
+
+
+def scripted_player(game: str, num_players: int, seed: int | None = None) -> Policy:
+    module, name = registry.game(game).scripted_player.split(":")
+    return getattr(importlib.import_module(module), name)(num_players, seed=seed)
+
+
+class SavedModelPolicy:
+    """A MaskablePPO model saved by training, playing its most likely legal action."""
+
+    def __init__(self, path: str):
+        if not os.path.isfile(path):
+            raise ValueError(f"no saved model at {path!r}")
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as error:
+            raise ValueError("saved models need the train extra: pip install 'hidden_role_envs[train]'") from error
+        self.path = path
+        self.model = MaskablePPO.load(path, device="cpu")
+
+    def __call__(self, observation: dict) -> int:
+        action, _ = self.model.predict(
+            observation["observation"], action_masks=observation["action_mask"].astype(bool), deterministic=True
+        )
+        return int(action)
+
+
+def is_model_path(spec: object) -> bool:
+    return isinstance(spec, (str, os.PathLike)) and os.fspath(spec).endswith(".zip")
+
+
+def make_policy(spec: str | Policy, game: str, num_players: int, seed: int | None = None) -> Policy:
+    """The policy a spec names; ValueError saying what is accepted if it names none."""
+    if callable(spec):
+        return spec
+    if spec == "random":
+        return RandomPolicy(seed)
+    if spec == "scripted":
+        return scripted_player(game, num_players, seed)
+    if is_model_path(spec):
+        return SavedModelPolicy(os.fspath(spec))
+    raise ValueError(f"unknown policy {spec!r}: use 'random', 'scripted', a saved model path ending in .zip, or a callable")
