@@ -63,7 +63,6 @@ import csv
 import math
 import os
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -71,6 +70,7 @@ import numpy as np
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.policies import POLICY_NAMES, is_model_path, make_policy
+from training.progress import progress_bar
 
 Z95 = 1.959963984540054
 
@@ -235,46 +235,6 @@ def write_csv(path: str, game_name: str, num_players: int, plan: list[str], game
 # --- progress on stderr --------------------------------------------------
 
 
-class _TextProgress:
-    """A small progress bar for when tqdm is not installed."""
-
-    def __init__(self, total: int, desc: str):
-        self.total, self.desc, self.done = total, desc, 0
-        self.start = self.last_draw = time.monotonic()
-        self._draw()
-
-    def update(self, count: int = 1) -> None:
-        self.done += count
-        now = time.monotonic()
-        if now - self.last_draw >= 0.2 or self.done == self.total:
-            self.last_draw = now
-            self._draw()
-
-    def _draw(self) -> None:
-        share = self.done / self.total if self.total else 1.0
-        filled = int(30 * share)
-        rate = self.done / max(time.monotonic() - self.start, 1e-9)
-        sys.stderr.write(
-            f"\r{self.desc}: {share:4.0%} |{'#' * filled}{' ' * (30 - filled)}| {self.done}/{self.total}"
-            f" [{rate:.0f} games/s]"
-        )
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
-def _progress(total: int, desc: str, enabled: bool):
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return _TextProgress(total, desc)
-    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr)
-
-
 # --- command line ----------------------------------------------------------
 
 
@@ -307,9 +267,9 @@ def _seed_arg(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m training.evaluate") -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="python -m training.evaluate",
+        prog=prog,
         description="Play seeded games between policies and report win rates with 95% Wilson intervals.",
         epilog="Policies: random, scripted, or the path of a saved model (.zip). With fewer --seats names than "
         "players, the last name "
@@ -330,9 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate") -> int:
     try:
-        return _run(build_parser().parse_args(argv))
+        return _run(build_parser(prog).parse_args(argv))
     except UsageError as error:
         print(f"evaluate: error: {error}", file=sys.stderr)
         return 2
@@ -370,7 +330,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write --csv {args.csv!r}: no directory {folder!r}")
 
     total = args.games * (1 if args.no_baseline else 2)
-    bar = _progress(total, f"{args.game}, {num_players} players", enabled=not args.no_progress)
+    bar = progress_bar(total, f"{args.game}, {num_players} players", enabled=not args.no_progress, unit="game")
     try:
         rows = evaluate(
             args.game,

@@ -1,0 +1,109 @@
+"""A short self-play training run, the saved model reloaded and evaluated, and the `hidden-roles` CLI."""
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hidden_role_envs.policies import SavedModelPolicy, make_policy
+from training import cli, train
+from training.evaluate import evaluate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    code = train.main(
+        ["hoax", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
+         "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--no-progress", "--out", str(out)]
+    )
+    assert code == 0
+    return out
+
+
+def test_a_run_leaves_the_model_the_curve_and_the_table(smoke_run):
+    for name in ("model.zip", "learning_curve.png", "curve.csv", "evaluation.csv"):
+        assert (smoke_run / name).stat().st_size > 0, name
+    assert sorted(os.listdir(smoke_run / "checkpoints")) == ["step_0.zip", "step_1024.zip", "step_2048.zip"]
+    assert list((smoke_run / "tensorboard").rglob("events.out.tfevents.*"))
+    with open(smoke_run / "curve.csv") as f:
+        curve = list(csv.DictReader(f))
+    assert [(r["timesteps"], r["opponents"]) for r in curve] == [
+        (str(step), kind) for step in (0, 1024, 2048) for kind in ("random", "scripted")
+    ]
+    with open(smoke_run / "evaluation.csv") as f:
+        final = list(csv.DictReader(f))
+    assert [r["opponents"] for r in final] == ["random", "scripted"]
+    assert all(0 <= float(r["win_rate"]) <= 1 and int(r["games"]) == 20 for r in final)
+
+
+def test_the_saved_model_reloads_and_plays_legally(smoke_run):
+    from hidden_role_envs import hoax_v0
+
+    policy = make_policy(str(smoke_run / "model.zip"), "hoax", 3)
+    assert isinstance(policy, SavedModelPolicy)
+    env = hoax_v0.env(num_players=3)
+    env.reset(seed=0)
+    for agent in env.agent_iter(300):
+        obs, _, terminated, truncated, _ = env.last()
+        action = None if terminated or truncated else policy(obs)
+        if action is not None:
+            assert obs["action_mask"][action]
+        env.step(action)
+
+
+def test_evaluating_the_model_is_deterministic_under_a_seed(smoke_run):
+    model = str(smoke_run / "model.zip")
+    first = evaluate("hoax", 3, [model, "random"], games=30, seed=5)
+    again = evaluate("hoax", 3, [model, "random"], games=30, seed=5)
+    assert [(r.policy, r.wins) for r in first] == [(r.policy, r.wins) for r in again]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["poker"], "unknown game 'poker'"),
+        (["secrets", "--players", "3"], "--players: num_players must be an integer from 4 to 8"),
+        (["secrets", "--timesteps", "0"], "expected a positive integer"),
+        (["secrets", "--envs", "two"], "expected a positive integer"),
+    ],
+)
+def test_train_refuses_bad_input_in_one_line(argv, message, capsys):
+    assert train.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("train: error:") and message in err[0]
+
+
+@pytest.mark.parametrize("command", ["train", "evaluate", "play"])
+def test_every_command_has_help(command):
+    result = subprocess.run([sys.executable, "-m", "training.cli", command, "--help"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0
+    assert f"usage: hidden-roles {command}" in result.stdout
+
+
+def test_the_cli_lists_its_commands_and_refuses_unknown_ones(capsys):
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in cli.COMMANDS)
+    assert cli.main(["fly"]) == 2
+    assert "unknown command 'fly'" in capsys.readouterr().err
+
+
+def test_a_tiny_evaluation_through_the_cli(tmp_path, capsys):
+    out = tmp_path / "table.csv"
+    assert cli.main(["evaluate", "spyfall", "--games", "5", "--no-progress", "--csv", str(out)]) == 0
+    assert "spyfall, 5 players, 5 games" in capsys.readouterr().out
+    assert out.read_text().startswith("game,players")
+
+
+def test_a_missing_model_is_one_clear_error(capsys):
+    assert cli.main(["evaluate", "secrets", "--seats", "nothing/here.zip,random", "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["evaluate: error: no saved model at 'nothing/here.zip'"]
+

@@ -1,0 +1,315 @@
+"""Train a MaskablePPO agent on one seat of a game, by self-play.
+
+    python -m training.train secrets                  # or: hidden-roles train secrets
+    python -m training.train mascarade --players 6 --timesteps 400000 --seed 1
+
+The learner plays one seat of the single-seat view (`hidden_roles/<Game>-v0`,
+a random seat each episode); every other seat draws its player each episode
+from a pool that starts as the scripted and the random player and gains a
+frozen copy of the learner at every evaluation (the last `--pool-size` of
+them are kept). Episodes run in `--envs` parallel processes (default: one
+per core).
+
+Every `--eval-every` steps, and before the first, the current model is saved
+as a checkpoint and plays `--eval-games` seeded games against random players
+and as many against scripted players (one learner seat among them, rotated);
+its win rates go to TensorBoard (`eval/`), to `curve.csv` and to the
+learning-curve plot `learning_curve.png`, beside the win rate a random
+player gets in the same seats (the baseline to beat). At the end the model
+is saved as `model.zip` and a final evaluation of `--final-games` games per
+opponent kind is printed and written to `evaluation.csv`.
+
+Everything goes to `--out` (default `runs/<game>-<players>p-seed<seed>`):
+model.zip, checkpoints/, tensorboard/, curve.csv, learning_curve.png,
+evaluation.csv. Bad input prints one `train: error: ...` line and exits
+with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+from hidden_role_envs.core import registry
+from training.evaluate import Row, evaluate
+from training.progress import progress_bar
+
+OPPONENT_KINDS = ("random", "scripted")
+
+
+@dataclass
+class CurvePoint:
+    timesteps: int
+    opponents: str
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    baseline: float  # a random player's win rate in the same seats
+
+
+def _learner_row(rows: list[Row]) -> Row:
+    return rows[0]  # the learner's seats are the first policy of the mix
+
+
+def measure(model_path: str, game: str, num_players: int, games: int, seed: int) -> dict[str, Row]:
+    """The saved model's win rate against each kind of opponent."""
+    return {
+        kind: _learner_row(evaluate(game, num_players, [model_path, kind], games, seed, baseline=False))
+        for kind in OPPONENT_KINDS
+    }
+
+
+def random_baselines(game: str, num_players: int, games: int, seed: int) -> dict[str, float]:
+    """What a random player wins in the learner's seats, against each kind of opponent."""
+    return {
+        kind: _learner_row(evaluate(game, num_players, ["random", kind], games, seed, baseline=False)).win_rate
+        for kind in OPPONENT_KINDS
+    }
+
+
+def write_curve(path: str, points: list[CurvePoint]) -> None:
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["timesteps", "opponents", "win_rate", "ci_low", "ci_high", "random_baseline"])
+        for p in points:
+            writer.writerow([p.timesteps, p.opponents, f"{p.win_rate:.4f}", f"{p.ci_low:.4f}", f"{p.ci_high:.4f}",
+                             f"{p.baseline:.4f}"])
+
+
+def plot_curve(path: str, points: list[CurvePoint], title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for kind, colour in zip(OPPONENT_KINDS, ("tab:blue", "tab:orange")):
+        series = [p for p in points if p.opponents == kind]
+        if not series:
+            continue
+        steps = [p.timesteps for p in series]
+        ax.plot(steps, [p.win_rate for p in series], marker="o", color=colour, label=f"trained vs {kind}")
+        ax.fill_between(steps, [p.ci_low for p in series], [p.ci_high for p in series], color=colour, alpha=0.2)
+        ax.axhline(series[0].baseline, color=colour, linestyle="--", linewidth=1,
+                   label=f"random player vs {kind}")
+    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+@dataclass
+class Settings:
+    game: str
+    num_players: int
+    timesteps: int
+    seed: int
+    envs: int
+    out: str
+    eval_every: int
+    eval_games: int
+    final_games: int
+    pool_size: int
+    progress: bool
+
+
+def train(s: Settings) -> dict[str, Row]:
+    """Train, evaluate along the way, save everything under `s.out`; return the final evaluation."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
+
+    torch.set_num_threads(1)  # the envs' processes use the other cores
+    os.makedirs(os.path.join(s.out, "checkpoints"), exist_ok=True)
+    make = [lambda: SingleSeatEnv(s.game, num_players=s.num_players, opponents=list(OPPONENT_KINDS))] * s.envs
+    venv = SubprocVecEnv(make) if s.envs > 1 else DummyVecEnv(make)
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=3e-4,
+        n_steps=1024,
+        batch_size=256,
+        n_epochs=5,
+        gamma=0.995,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": [128, 128]},
+        tensorboard_log=os.path.join(s.out, "tensorboard"),
+        seed=s.seed,
+        device="cpu",
+        verbose=0,
+    )
+    baselines = random_baselines(s.game, s.num_players, s.eval_games, s.seed)
+    points: list[CurvePoint] = []
+    pool: list[str] = []
+    title = f"{s.game}, {s.num_players} players, seed {s.seed}"
+    bar = progress_bar(s.timesteps, f"train {s.game}", enabled=s.progress)
+
+    def checkpoint(step: int) -> None:
+        path = os.path.join(s.out, "checkpoints", f"step_{step}.zip")
+        model.save(path)
+        for kind, row in measure(path, s.game, s.num_players, s.eval_games, s.seed).items():
+            low, high = row.interval
+            points.append(CurvePoint(step, kind, row.win_rate, low, high, baselines[kind]))
+            model.logger.record(f"eval/win_rate_vs_{kind}", row.win_rate)
+        model.logger.dump(step)
+        write_curve(os.path.join(s.out, "curve.csv"), points)
+        plot_curve(os.path.join(s.out, "learning_curve.png"), points, title)
+        pool.append(path)
+        del pool[: -s.pool_size]
+        venv.env_method("set_opponents", list(OPPONENT_KINDS) + pool)
+
+    class Schedule(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.next_eval = s.eval_every
+            self.last = 0
+
+        def _on_training_start(self) -> None:
+            checkpoint(0)  # the untrained model: where the curve starts
+
+        def _on_rollout_start(self) -> None:
+            # here the last rollout has been learned from, so the checkpoint holds what it taught
+            if self.num_timesteps >= self.next_eval:
+                checkpoint(self.num_timesteps)
+                self.next_eval += s.eval_every
+
+        def _on_step(self) -> bool:
+            if bar:
+                bar.update(self.num_timesteps - self.last)
+            self.last = self.num_timesteps
+            return True
+
+    try:
+        model.learn(total_timesteps=s.timesteps, callback=Schedule(), tb_log_name="ppo")
+        if not points or points[-1].timesteps < model.num_timesteps:
+            checkpoint(model.num_timesteps)
+    finally:
+        if bar:
+            bar.close()
+        venv.close()
+    final_path = os.path.join(s.out, "model.zip")
+    model.save(final_path)
+    final = measure(final_path, s.game, s.num_players, s.final_games, s.seed + 1)
+    write_final(os.path.join(s.out, "evaluation.csv"), s, final, baselines)
+    return final
+
+
+def write_final(path: str, s: Settings, final: dict[str, Row], baselines: dict[str, float]) -> None:
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["game", "players", "timesteps", "seed", "opponents", "games", "wins", "win_rate", "ci_low",
+                         "ci_high", "random_baseline"])
+        for kind, row in final.items():
+            low, high = row.interval
+            writer.writerow([s.game, s.num_players, s.timesteps, s.seed, kind, row.seat_games, row.wins,
+                             f"{row.win_rate:.4f}", f"{low:.4f}", f"{high:.4f}", f"{baselines[kind]:.4f}"])
+
+
+def format_final(s: Settings, final: dict[str, Row]) -> str:
+    lines = [f"{s.game}, {s.num_players} players: the trained model, one seat, {s.final_games} games per row",
+             f"{'opponents':<10} {'wins':>6} {'win rate':>9}  95% CI"]
+    for kind, row in final.items():
+        low, high = row.interval
+        lines.append(f"{kind:<10} {row.wins:>6} {row.win_rate:>9.3f}  [{low:.3f}, {high:.3f}]")
+    return "\n".join(lines)
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description="Train MaskablePPO on one seat of a game by self-play.")
+    parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
+    parser.add_argument("--players", type=_positive, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--timesteps", type=_positive, default=300_000, help="learner decisions (default 300000)")
+    parser.add_argument("--seed", type=_non_negative, default=0, help="seed of the model, the envs and evaluations")
+    parser.add_argument("--envs", type=_positive, default=os.cpu_count() or 1,
+                        help="parallel env processes (default: one per core)")
+    parser.add_argument("--out", default=None, help="output folder (default runs/<game>-<players>p-seed<seed>)")
+    parser.add_argument("--eval-every", type=_positive, default=50_000, help="steps between evaluations (50000)")
+    parser.add_argument("--eval-games", type=_positive, default=200, help="games per opponent kind in each (200)")
+    parser.add_argument("--final-games", type=_positive, default=1000, help="games per opponent kind at the end (1000)")
+    parser.add_argument("--pool-size", type=_non_negative, default=5, help="frozen past versions kept as opponents (5)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return parser
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    if args.game not in registry.GAMES:
+        raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(registry.GAMES)}")
+    try:
+        probe = registry.make(args.game, **({} if args.players is None else {"num_players": args.players}))
+    except ValueError as error:
+        raise UsageError(f"--players: {error}") from None
+    num_players = probe.unwrapped.num_players
+    out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}")
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out!r} exists and is not a folder")
+    return Settings(args.game, num_players, args.timesteps, args.seed, args.envs, out, args.eval_every,
+                    args.eval_games, args.final_games, args.pool_size, not args.no_progress)
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m training.train") -> int:
+    try:
+        settings = settings_from(build_parser(prog).parse_args(argv))
+    except UsageError as error:
+        print(f"train: error: {error}", file=sys.stderr)
+        return 2
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        print("train: error: training needs the train extra: pip install 'hidden_role_envs[train]'", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        final = train(settings)
+    except KeyboardInterrupt:
+        print("train: interrupted", file=sys.stderr)
+        return 130
+    print(format_final(settings, final))
+    minutes = (time.perf_counter() - started) / 60
+    print(f"wrote {settings.out}/: model.zip, learning_curve.png, curve.csv, evaluation.csv, checkpoints/, "
+          f"tensorboard/ ({minutes:.1f} min)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
