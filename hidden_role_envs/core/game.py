@@ -39,28 +39,35 @@ class Outcome:
 
 
 class RulesEngine(ABC):
-    """One game in progress. Subclasses hold their own state and rules."""
+    """One game in progress. Subclasses hold their own state and rules.
+
+    By convention the public `table` has `to_act` (the seat asked to decide)
+    and `turn` (turns completed), and the engine sets `over` when the game
+    ends; the three properties below read them, and an engine that counts
+    differently overrides them.
+    """
 
     num_players: int
     table: Any  # the public state: everything on it is seen by everyone
+    over: bool = False
 
     @abstractmethod
     def start(self) -> list[Event]:
         """Deal and begin; return the opening events (early looks, first draw)."""
 
     @property
-    @abstractmethod
     def current_player(self) -> int:
         """The seat whose decision is asked, or -1 once the game is over."""
+        return -1 if self.over else self.table.to_act
 
     @property
-    @abstractmethod
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        return self.over
 
     @property
-    @abstractmethod
     def turns_played(self) -> int:
         """Completed turns, the unit of the `max_turns` truncation."""
+        return self.table.turn
 
     @abstractmethod
     def legal_mask(self) -> np.ndarray:

@@ -153,18 +153,6 @@ class MascaradeGame(RulesEngine):
 
     # --- RulesEngine --------------------------------------------------
 
-    @property
-    def current_player(self) -> int:
-        return NOBODY if self.over else self.table.to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
-    def turns_played(self) -> int:
-        return self.table.turn
-
     def start(self) -> list[Event]:
         events = [Event("dealt", self.everyone, tuple(self.cards))]
         self._start_turn(events)

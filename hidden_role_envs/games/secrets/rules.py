@@ -171,18 +171,6 @@ class SecretsGame(RulesEngine):
 
     # --- RulesEngine --------------------------------------------------
 
-    @property
-    def current_player(self) -> int:
-        return NOBODY if self.over else self.table.to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
-    def turns_played(self) -> int:
-        return self.table.turn
-
     def start(self) -> list[Event]:
         n = self.num_players
         events = [Event("looked", (s,), (s, s, self.tokens[s])) for s in range(n)]

@@ -173,16 +173,8 @@ class SpyfallGame(RulesEngine):
     # --- RulesEngine --------------------------------------------------
 
     @property
-    def current_player(self) -> int:
-        return NOBODY if self.over else self.table.to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
     def turns_played(self) -> int:
-        return self.table.decisions
+        return self.table.decisions  # max_turns counts decisions in Spyfall
 
     def start(self) -> list[Event]:
         events: list[Event] = []
