@@ -70,6 +70,7 @@ import numpy as np
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.policies import POLICY_NAMES, is_model_path, make_policy
+from training.arguments import Parser, UsageError, non_negative_int, positive_int
 from training.progress import progress_bar
 
 Z95 = 1.959963984540054
@@ -238,37 +239,8 @@ def write_csv(path: str, game_name: str, num_players: int, plan: list[str], game
 # --- command line ----------------------------------------------------------
 
 
-class UsageError(Exception):
-    """Bad input from the command line: reported in one line, no traceback."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise UsageError(message)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seed_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
-
-
 def build_parser(prog: str = "python -m training.evaluate") -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog=prog,
         description="Play seeded games between policies and report win rates with 95% Wilson intervals.",
         epilog="Policies: random, scripted, or the path of a saved model (.zip). With fewer --seats names than "
@@ -276,9 +248,9 @@ def build_parser(prog: str = "python -m training.evaluate") -> argparse.Argument
         "fills the remaining seats; the seats rotate one place every game.",
     )
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
-    parser.add_argument("--players", type=_positive_int, default=None, help="number of players (default: the game's)")
-    parser.add_argument("--games", type=_positive_int, default=1000, help="games to play (default 1000)")
-    parser.add_argument("--seed", type=_seed_arg, default=0, help="seed of deals and policies (default 0)")
+    parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of deals and policies (default 0)")
     parser.add_argument(
         "--seats",
         default="scripted,random",

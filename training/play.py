@@ -76,6 +76,7 @@ import numpy as np
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.policies import POLICY_NAMES, Policy, is_model_path, make_policy
+from training.arguments import Parser, UsageError, non_negative_int, positive_int
 
 PROG = "python -m training.play"
 QUIT_WORDS = ("quit", "exit")
@@ -85,37 +86,8 @@ LEGAL_LINE = "Legal actions: "  # how render_text's last line starts before a de
 EXIT_DONE, EXIT_EOF, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
-    """Bad input from the command line: reported in one line, no traceback."""
-
-
 class EndOfInput(Exception):
     """The player's input ended before the game did."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise UsageError(message)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seed_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
 
 
 def _seat_arg(text: str) -> int:
@@ -127,7 +99,7 @@ def _seat_arg(text: str) -> int:
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog=prog,
         description="Play one seat of a hidden-role game in the terminal. You see only what your seat sees.",
         epilog="At the prompt, type the number of an action in the list, its name or the unique beginning of "
@@ -136,7 +108,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "2 on bad arguments.",
     )
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
-    parser.add_argument("--players", type=_positive_int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
     parser.add_argument(
         "--seat", type=_seat_arg, default=None, help="your seat, 0 to players-1 (default: drawn with the seed)"
     )
@@ -146,7 +118,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         help="who plays the other seats: scripted (default), random, or a saved model (.zip)",
     )
     parser.add_argument(
-        "--seed", type=_seed_arg, default=None, help="seed of the deal, the seat and the opponents (default: random)"
+        "--seed", type=non_negative_int, default=None, help="seed of the deal, the seat and the opponents (default: random)"
     )
     return parser
 

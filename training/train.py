@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass
 
 from hidden_role_envs.core import registry
+from training.arguments import Parser, UsageError, non_negative_int, positive_int
 from training.evaluate import Row, evaluate
 from training.progress import progress_bar
 
@@ -226,48 +227,19 @@ def format_final(s: Settings, final: dict[str, Row]) -> str:
     return "\n".join(lines)
 
 
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise UsageError(message)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
-
-
 def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentParser:
-    parser = _Parser(prog=prog, description="Train MaskablePPO on one seat of a game by self-play.")
+    parser = Parser(prog=prog, description="Train MaskablePPO on one seat of a game by self-play.")
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
-    parser.add_argument("--players", type=_positive, default=None, help="number of players (default: the game's)")
-    parser.add_argument("--timesteps", type=_positive, default=300_000, help="learner decisions (default 300000)")
-    parser.add_argument("--seed", type=_non_negative, default=0, help="seed of the model, the envs and evaluations")
-    parser.add_argument("--envs", type=_positive, default=os.cpu_count() or 1,
+    parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--timesteps", type=positive_int, default=300_000, help="learner decisions (default 300000)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the model, the envs and evaluations")
+    parser.add_argument("--envs", type=positive_int, default=os.cpu_count() or 1,
                         help="parallel env processes (default: one per core)")
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>-<players>p-seed<seed>)")
-    parser.add_argument("--eval-every", type=_positive, default=50_000, help="steps between evaluations (50000)")
-    parser.add_argument("--eval-games", type=_positive, default=200, help="games per opponent kind in each (200)")
-    parser.add_argument("--final-games", type=_positive, default=1000, help="games per opponent kind at the end (1000)")
-    parser.add_argument("--pool-size", type=_non_negative, default=5, help="frozen past versions kept as opponents (5)")
+    parser.add_argument("--eval-every", type=positive_int, default=50_000, help="steps between evaluations (50000)")
+    parser.add_argument("--eval-games", type=positive_int, default=200, help="games per opponent kind in each (200)")
+    parser.add_argument("--final-games", type=positive_int, default=1000, help="games per opponent kind at the end (1000)")
+    parser.add_argument("--pool-size", type=non_negative_int, default=5, help="frozen past versions kept as opponents (5)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
