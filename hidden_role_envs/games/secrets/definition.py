@@ -16,6 +16,15 @@ def _seat(seat: int, viewer: int) -> str:
     return "you" if seat == viewer else f"player_{seat}"
 
 
+def _screen(seat: int, viewer: int) -> str:
+    return "your screen" if seat == viewer else f"player_{seat}'s screen"
+
+
+def _does(seat: int, viewer: int, verb: str) -> str:
+    """`you take` or `player_2 takes`."""
+    return f"you {verb}" if seat == viewer else f"player_{seat} {verb}s"
+
+
 def _place(place: int, viewer: int, num_players: int) -> str:
     return "the centre token" if place == num_players else f"the token of {_seat(place, viewer)}"
 
@@ -50,7 +59,7 @@ class SecretsDefinition(GameDefinition):
         for seat in range(n):
             up = [f"{CHARACTERS[c]} x{int(k)}" if k > 1 else CHARACTERS[c] for c, k in enumerate(table.face_up[seat]) if k]
             marks = []
-            if seat == table.active:
+            if seat == table.active and not engine.is_over:
                 marks.append("active")
             if seat == table.un_holder:
                 marks.append("UN")
@@ -67,7 +76,7 @@ class SecretsDefinition(GameDefinition):
             lines.append(f"  Offer: player_{table.active} -> player_{table.offer_target}{claim}")
         if table.card_in_play != NOBODY:
             lines.append(f"  the card turned up is {CHARACTERS[table.card_in_play]}")
-        lines.append(f"  decision: player_{table.to_act} must {DECISIONS[table.decision].lower()}")
+        lines.append(f"  decision: {DECISIONS[table.decision]}, asked of player_{table.to_act}")
         return "\n".join(lines)
 
     def describe_event(self, event: Event, viewer: int, engine: SecretsGame) -> str | None:
@@ -89,19 +98,21 @@ class SecretsDefinition(GameDefinition):
                     "accepted": "accepted", "refused": "refused"}[kind]
             return f"{_seat(data[0], viewer)} {verb}"
         if kind == "card_revealed":
-            return f"the card is {CHARACTERS[data[1]]}; {_seat(data[0], viewer)} applies it"
+            applies = "you apply" if data[0] == viewer else f"player_{data[0]} applies"
+            return f"the card is {CHARACTERS[data[1]]}; {applies} it"
         if kind == "card_added":
-            return f"{CHARACTERS[data[1]]} lands on {_seat(data[0], viewer)}'s screen"
+            return f"{CHARACTERS[data[1]]} lands on {_screen(data[0], viewer)}"
         if kind == "scientists_flipped":
-            return f"two Scientists: every character on {_seat(data[0], viewer)}'s screen turns face down"
+            return f"two Scientists: every character on {_screen(data[0], viewer)} turns face down"
         if kind == "pair_turned_down":
-            return f"a pair of {CHARACTERS[data[1]]} turns face down on {_seat(data[0], viewer)}'s screen"
+            return f"a pair of {CHARACTERS[data[1]]} turns face down on {_screen(data[0], viewer)}"
         if kind == "un_token":
-            return "the UN token returns to the centre" if data[0] == NOBODY else f"{_seat(data[0], viewer)} takes the UN token"
+            return "the UN token returns to the centre" if data[0] == NOBODY else f"{_does(data[0], viewer, 'take')} the UN token"
         if kind == "looked":
             looker, place, identity = data
-            who = "you saw" if looker in (viewer, NOBODY) else f"{_seat(looker, viewer)} saw"
-            return f"{who} {_place(place, viewer, n)}: {IDENTITIES[identity]}"
+            if looker == NOBODY:  # shown, not looked at
+                return f"{_place(place, viewer, n)} is shown: {IDENTITIES[identity]}"
+            return f"you saw {_place(place, viewer, n)}: {IDENTITIES[identity]}"
         if kind == "looked_unseen":
             return f"{_seat(data[0], viewer)} looked at {_place(data[1], viewer, n)}"
         if kind == "shown_unseen":
