@@ -128,14 +128,14 @@ def train(s: Settings) -> dict[str, Row]:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
 
     torch.set_num_threads(1)  # the envs' processes use the other cores
     os.makedirs(os.path.join(s.out, "checkpoints"), exist_ok=True)
     make = [lambda: SingleSeatEnv(s.game, num_players=s.num_players, opponents=list(OPPONENT_KINDS))] * s.envs
-    venv = SubprocVecEnv(make) if s.envs > 1 else DummyVecEnv(make)
+    venv = VecMonitor(SubprocVecEnv(make) if s.envs > 1 else DummyVecEnv(make))  # episode rewards for TensorBoard
     model = MaskablePPO(
         "MlpPolicy",
         venv,
