@@ -73,6 +73,7 @@ relative to the observer (row 0 = itself, row k = k seats to its left).
 | `bullet_in_hand` | (4,) | one-hot value (0, -1, -2, -3) of the Bullet this seat drew and must give |
 | `bullets_given` | (n, 4) | the Bullets this seat gave, by receiver and value |
 | `identity` | (n+1, 3) | this seat's probability that each place (seats, then the centre) holds CIA, KGB, Hippie |
+| `teammate` | (n,) | this seat's probability that each seat is on its team (same token, CIA or KGB; 0 for a Hippie's own row) |
 
 The `identity` block is an exact posterior over the deals consistent with
 what the seat saw: its early intelligence, its own looks (Double Agent,
@@ -80,7 +81,9 @@ Politician, Detective), tokens shown to it (Journalist, Diplomat, the centre
 at 7-8 players) and every swap it watched. A public swap (Psychiatrist,
 Double Agent) moves what was known with the tokens; the Diplomat's unseen
 swap leaves "one of these two" with equal weight. It is computed from those
-events only, never from the true tokens.
+events only, never from the true tokens. `teammate` comes from the same
+posterior: the chance that a seat holds the same team token as this seat,
+which the per-place marginals alone cannot give.
 
 ## Rewards
 At the end only. `reward="win"`: +1 to each winner, -1 to each loser; on a

@@ -44,6 +44,7 @@ class AssignmentTable:
         # marginals = weights @ indicator, reshaped to (places, kinds).
         self.indicator = self.holds.reshape(self.num_places * self.num_kinds, -1).T.copy()
         self._swap_cache: dict[tuple[int, int], np.ndarray] = {}
+        self._agreement_cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 
     def _codes(self, assignments: np.ndarray) -> np.ndarray:
         powers = self.num_kinds ** np.arange(self.num_places, dtype=np.int64)
@@ -60,6 +61,16 @@ class AssignmentTable:
             perm = self._order[positions]
             self._swap_cache[key] = perm
         return perm
+
+    def agreement(self, anchor: int, kinds: tuple[int, ...]) -> np.ndarray:
+        """(assignments, places) 0/1: the place holds the anchor's kind, and that kind is in `kinds`."""
+        key = (anchor, kinds)
+        table = self._agreement_cache.get(key)
+        if table is None:
+            at_anchor = self.assignments[:, [anchor]]
+            table = ((self.assignments == at_anchor) & np.isin(at_anchor, kinds)).astype(np.float64)
+            self._agreement_cache[key] = table
+        return table
 
     # The table is immutable and cached: copies share it.
     def __deepcopy__(self, memo):
@@ -95,13 +106,20 @@ def assignment_table(counts: tuple[int, ...]) -> AssignmentTable:
 
 
 class TokenBeliefs:
-    """One exact posterior per observer over the token assignments of a table."""
+    """One exact posterior per observer over the token assignments of a table.
+
+    Summaries (marginals, same-kind probabilities) are computed when asked
+    and kept until the observer's posterior changes.
+    """
 
     def __init__(self, counts: tuple[int, ...], num_observers: int):
         self.table = assignment_table(tuple(counts))
         self.weights = np.ones((num_observers, len(self.table.assignments)))
-        self._marginals = np.zeros((num_observers, self.table.num_places, self.table.num_kinds))
-        self._stale = [True] * num_observers
+        self._summaries: list[dict] = [{} for _ in range(num_observers)]
+
+    def _changed(self, rows: list[int]) -> None:
+        for r in rows:
+            self._summaries[r].clear()
 
     def see(self, observers, place: int, kind: int) -> None:
         """The observers saw that `place` holds `kind`."""
@@ -111,29 +129,38 @@ class TokenBeliefs:
         if not np.all(totals > 0):
             raise ValueError(f"place {place} holding kind {kind} contradicts what observers {rows} saw")
         self.weights[rows] = updated / totals
-        for r in rows:
-            self._stale[r] = True
+        self._changed(rows)
 
     def swap(self, observers, p: int, q: int) -> None:
         """The observers saw the tokens at places p and q swapped."""
         rows = list(observers)
         self.weights[rows] = self.weights[rows][:, self.table.swap_permutation(p, q)]
-        for r in rows:
-            self._stale[r] = True
+        self._changed(rows)
 
     def swap_one_of(self, observers, swaps) -> None:
         """The observers know one of `swaps` happened, each equally likely, not which."""
         rows = list(observers)
         mixed = sum(self.weights[rows][:, self.table.swap_permutation(p, q)] for p, q in swaps)
         self.weights[rows] = mixed / len(swaps)
-        for r in rows:
-            self._stale[r] = True
+        self._changed(rows)
+
+    def _summary(self, observer: int, key, matrix: np.ndarray) -> np.ndarray:
+        cached = self._summaries[observer].get(key)
+        if cached is None:
+            w = self.weights[observer]
+            cached = np.clip((w @ matrix) / w.sum(), 0.0, 1.0)  # rounding must not leave [0, 1]
+            self._summaries[observer][key] = cached
+        return cached
+
+    def same_kind(self, observer: int, anchor: int, kinds: tuple[int, ...]) -> np.ndarray:
+        """P(each place holds the same kind as place `anchor`, that kind being one of `kinds`).
+
+        With teams as kinds, this is "is that seat on my team?", which the
+        marginals alone cannot tell: it needs the joint posterior.
+        """
+        return self._summary(observer, (anchor, kinds), self.table.agreement(anchor, kinds))
 
     def marginals(self, observer: int) -> np.ndarray:
-        """(places, kinds) probabilities for one observer; a cached read-only array."""
-        if self._stale[observer]:
-            w = self.weights[observer]
-            m = np.clip((w @ self.table.indicator) / w.sum(), 0.0, 1.0)  # rounding must not leave [0, 1]
-            self._marginals[observer] = m.reshape(self.table.num_places, self.table.num_kinds)
-            self._stale[observer] = False
-        return self._marginals[observer]
+        """(places, kinds) probabilities for one observer (read-only)."""
+        flat = self._summary(observer, "marginals", self.table.indicator)
+        return flat.reshape(self.table.num_places, self.table.num_kinds)

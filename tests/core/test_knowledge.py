@@ -100,3 +100,17 @@ def _swapped(deal: tuple, p: int, q: int) -> tuple:
     d = list(deal)
     d[p], d[q] = d[q], d[p]
     return tuple(d)
+
+
+def test_same_kind_needs_the_joint_posterior():
+    """Two unseen places are either both CIA, both KGB or mixed: the marginals cannot say, the joint can."""
+    beliefs = TokenBeliefs((2, 2, 1), num_observers=1)
+    beliefs.see([0], place=0, kind=0)  # I am CIA
+    beliefs.see([0], place=4, kind=2)  # the Hippie is in the centre
+    together = beliefs.same_kind(0, anchor=0, kinds=(0, 1))
+    # one CIA among places 1-3: each of them is my teammate with probability 1/3
+    assert np.allclose(together, [1, 1 / 3, 1 / 3, 1 / 3, 0])
+    beliefs.see([0], place=1, kind=1)
+    assert np.allclose(beliefs.same_kind(0, anchor=0, kinds=(0, 1)), [1, 0, 0.5, 0.5, 0])
+    # a Hippie is on no team
+    assert np.allclose(beliefs.same_kind(0, anchor=4, kinds=(0, 1)), 0)

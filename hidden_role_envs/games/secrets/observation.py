@@ -20,6 +20,8 @@ from hidden_role_envs.core.observation import Block, ObservationLayout
 from hidden_role_envs.games.secrets.actions import DECISIONS
 from hidden_role_envs.games.secrets.cards import (
     BULLET_VALUES,
+    CIA,
+    KGB,
     CARD_COPIES,
     CHARACTERS,
     IDENTITIES,
@@ -28,6 +30,8 @@ from hidden_role_envs.games.secrets.cards import (
     TOKENS_BY_PLAYERS,
 )
 from hidden_role_envs.games.secrets.rules import NOBODY, SecretsConfig, SecretsTable
+
+TEAMS = (CIA, KGB)  # Hippies are on no team
 
 
 def secrets_layout(num_players: int) -> ObservationLayout:
@@ -50,6 +54,7 @@ def secrets_layout(num_players: int) -> ObservationLayout:
             Block("bullet_in_hand", (len(BULLET_VALUES),), 0, 1, "one-hot value of the Bullet this seat drew and holds"),
             Block("bullets_given", (n, len(BULLET_VALUES)), 0, 1, "Bullets this seat gave, by receiver and value"),
             Block("identity", (n + 1, NUM_IDENTITIES), 0, 1, "P(place holds CIA/KGB/Hippie) given what this seat saw"),
+            Block("teammate", (n,), 0, 1, "P(seat is on this seat's team, CIA or KGB) given what this seat saw"),
         ]
     )
 
@@ -131,6 +136,7 @@ class SecretsObserver(Observer):
         _one_hot(v["bullet_in_hand"], NOBODY if in_hand is None else BULLET_VALUES.index(in_hand))
         v["bullets_given"][:] = self.bullets_given[seat][order]
         v["identity"][:] = self.beliefs.marginals(seat)[self.place_order[seat]]
+        v["teammate"][:] = self.beliefs.same_kind(seat, seat, TEAMS)[order]
         return self._buffers[seat]
 
     def describe(self, seat: int) -> str:

@@ -45,7 +45,7 @@ def test_observation_fields_tile_the_vector_in_the_documented_order(n):
     fields = env.unwrapped.observation_fields
     assert list(fields) == [
         "face_up", "face_down", "bullets_received", "bullet_givers", "active_player", "revealed", "offered_card",
-        "offer_target", "claim", "un_holder", "decision", "to_act", "bullet_in_hand", "bullets_given", "identity",
+        "offer_target", "claim", "un_holder", "decision", "to_act", "bullet_in_hand", "bullets_given", "identity", "teammate",
     ]
     size = env.observation_space("player_0")["observation"].shape[0]
     covered = sorted(i for s in fields.values() for i in range(size)[s])

@@ -55,6 +55,10 @@ def check_observations_against_the_truth(env):
             receiver = (seat + k) % n
             true_givers = Counter(g for g, _ in engine.bullets_received[receiver])
             assert all(givers[k, j] == true_givers[(seat + j) % n] for j in range(n))
+        teammate = vector[fields["teammate"]]
+        for k in range(n):
+            same_team = engine.tokens[(seat + k) % n] == engine.tokens[seat] != 2  # 2: Hippie
+            assert teammate[k] > 0 if same_team else teammate[k] < 1
         probs = vector[fields["identity"]].reshape(n + 1, 3)
         assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
         places = [(seat + k) % n for k in range(n)] + [n]
