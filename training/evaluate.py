@@ -127,7 +127,9 @@ def play(
 ) -> list[int]:
     """Play `games` seeded games; return the wins of each name's player (indexed like `plan`)."""
     models = {name: make_policy(name, game, num_players) for name in set(plan) if is_model_path(name)}
-    players = [models.get(name) or make_policy(name, game, num_players, _seed(seed, run, i)) for i, name in enumerate(plan)]
+    players = [
+        models.get(name) or make_policy(name, game, num_players, _seed(seed, run, i)) for i, name in enumerate(plan)
+    ]
     env = registry.make(game, num_players=num_players)
     agents = env.possible_agents
     wins = [0] * num_players

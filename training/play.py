@@ -118,7 +118,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         help="who plays the other seats: scripted (default), random, or a saved model (.zip)",
     )
     parser.add_argument(
-        "--seed", type=non_negative_int, default=None, help="seed of the deal, the seat and the opponents (default: random)"
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        help="seed of the deal, the seat and the opponents (default: random)",
     )
     return parser
 

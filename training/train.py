@@ -88,7 +88,7 @@ def plot_curve(path: str, points: list[CurvePoint], title: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for kind, colour in zip(OPPONENT_KINDS, ("tab:blue", "tab:orange")):
+    for kind, colour in zip(OPPONENT_KINDS, ("tab:blue", "tab:orange"), strict=True):
         series = [p for p in points if p.opponents == kind]
         if not series:
             continue
@@ -238,8 +238,10 @@ def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentPar
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>-<players>p-seed<seed>)")
     parser.add_argument("--eval-every", type=positive_int, default=50_000, help="steps between evaluations (50000)")
     parser.add_argument("--eval-games", type=positive_int, default=200, help="games per opponent kind in each (200)")
-    parser.add_argument("--final-games", type=positive_int, default=1000, help="games per opponent kind at the end (1000)")
-    parser.add_argument("--pool-size", type=non_negative_int, default=5, help="frozen past versions kept as opponents (5)")
+    parser.add_argument("--final-games", type=positive_int, default=1000,
+                        help="games per opponent kind at the end (1000)")
+    parser.add_argument("--pool-size", type=non_negative_int, default=5,
+                        help="frozen past versions kept as opponents (5)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
