@@ -1,9 +1,9 @@
 """Win rates of policies playing each other in seeded games, with 95% confidence intervals.
 
     python -m training.evaluate secrets --players 5 --games 2000 --seed 0 --seats scripted,random
+    # or: hidden-roles evaluate secrets ...
 
-(run from the repository root: `training` is not part of the installed
-package) prints a table like
+prints a table like
 
     secrets, 5 players, 2000 games, seed 0
     seats: scripted, random, random, random, random (rotated one seat left each game)

@@ -2,8 +2,7 @@
 
     python -m training.play secrets --players 5 --seat 2 --seed 7     # or: hidden-roles play secrets ...
 
-(run from the repository root: `training` is not part of the installed
-package). You play one seat; every other seat is played by `--opponents`:
+You play one seat; every other seat is played by `--opponents`:
 `scripted` (the default, the game's scripted player), `random` (uniform over
 the legal actions), or the path of a model saved by training (`.zip`,
 MaskablePPO; needs the `train` extra) trained for the same game and number
