@@ -5,9 +5,9 @@
 
 The learner plays one seat of the single-seat view (`hidden_roles/<Game>-v0`,
 a random seat each episode); every other seat draws its player each episode
-from a pool that starts as the scripted and the random player and gains a
-frozen copy of the learner at every evaluation (the last `--pool-size` of
-them are kept). Episodes run in `--envs` parallel processes (default: one
+from a pool: the random player, the scripted player and frozen copies of
+the learner, one saved at every evaluation (the last `--pool-size` of them
+are kept), each kind drawn a third of the time. Episodes run in `--envs` parallel processes (default: one
 per core).
 
 Every `--eval-every` steps, and before the first, the current model is saved
@@ -108,6 +108,12 @@ def plot_curve(path: str, points: list[CurvePoint], title: str) -> None:
     plt.close(fig)
 
 
+def opponent_pool(past_versions: list[str]) -> list[str]:
+    """A third random players, a third scripted players, a third past versions (once there are some)."""
+    share = max(1, len(past_versions))
+    return ["random"] * share + ["scripted"] * share + past_versions
+
+
 @dataclass
 class Settings:
     game: str
@@ -134,7 +140,7 @@ def train(s: Settings) -> dict[str, Row]:
 
     torch.set_num_threads(1)  # the envs' processes use the other cores
     os.makedirs(os.path.join(s.out, "checkpoints"), exist_ok=True)
-    make = [lambda: SingleSeatEnv(s.game, num_players=s.num_players, opponents=list(OPPONENT_KINDS))] * s.envs
+    make = [lambda: SingleSeatEnv(s.game, num_players=s.num_players, opponents=opponent_pool([]))] * s.envs
     venv = VecMonitor(SubprocVecEnv(make) if s.envs > 1 else DummyVecEnv(make))  # episode rewards for TensorBoard
     model = MaskablePPO(
         "MlpPolicy",
@@ -169,7 +175,7 @@ def train(s: Settings) -> dict[str, Row]:
         plot_curve(os.path.join(s.out, "learning_curve.png"), points, title)
         pool.append(path)
         del pool[: -s.pool_size]
-        venv.env_method("set_opponents", list(OPPONENT_KINDS) + pool)
+        venv.env_method("set_opponents", opponent_pool(pool))
 
     class Schedule(BaseCallback):
         def __init__(self):

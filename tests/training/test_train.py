@@ -107,3 +107,9 @@ def test_a_missing_model_is_one_clear_error(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["evaluate: error: no saved model at 'nothing/here.zip'"]
 
+
+
+def test_the_opponent_pool_keeps_a_third_random_and_a_third_scripted():
+    assert train.opponent_pool([]) == ["random", "scripted"]
+    pool = train.opponent_pool(["a.zip", "b.zip", "c.zip"])
+    assert pool.count("random") == pool.count("scripted") == 3 and pool[-3:] == ["a.zip", "b.zip", "c.zip"]
