@@ -8,26 +8,20 @@ import pytest
 
 from hidden_role_envs import hoax_v0
 from hidden_role_envs.games.hoax.actions import ACCUSE, VOTE
+from tests.support import play_trace
 
 
 def play(env, actions_seed: int, steps: int | None = None):
-    """Random legal play that seldom accuses; returns the trace of what every step showed."""
+    """Random legal play that seldom accuses; the trace of what every step showed."""
     rng = np.random.default_rng(actions_seed)
     meaning = env.unwrapped.actions.meaning
-    trace = []
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated,
-                      truncated, repr(info)))
-        if terminated or truncated:
-            env.step(None)
-        else:
-            legal = np.flatnonzero(obs["action_mask"])
-            calm = [a for a in legal if meaning[a][1] != ACCUSE]
-            env.step(int(rng.choice(calm if calm and rng.random() < 0.9 else legal)))
-        if steps is not None and len(trace) >= steps:
-            break
-    return trace
+
+    def choose(obs):
+        legal = np.flatnonzero(obs["action_mask"])
+        calm = [a for a in legal if meaning[a][1] != ACCUSE]
+        return int(rng.choice(calm if calm and rng.random() < 0.9 else legal))
+
+    return play_trace(env, choose, steps)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])

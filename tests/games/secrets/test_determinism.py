@@ -7,22 +7,12 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import secrets_v0
+from tests.support import play_trace, uniform_choice
 
 
 def play(env, actions_seed: int, steps: int | None = None):
-    """Random legal play; returns the trace of (agent, observation, reward, done, info)."""
-    rng = np.random.default_rng(actions_seed)
-    trace = []
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated, repr(info)))
-        if terminated or truncated:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        if steps is not None and len(trace) >= steps:
-            break
-    return trace
+    """Uniformly random legal play; the trace of what every step showed."""
+    return play_trace(env, uniform_choice(np.random.default_rng(actions_seed)), steps)
 
 
 @pytest.mark.parametrize("n", [4, 6, 8])

@@ -7,26 +7,19 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import spyfall_v0
+from tests.support import play_trace, uniform_choice
 
 
 def play(env, actions_seed: int, steps: int | None = None):
     """Random legal play (passing often, so rounds run long); the trace of what every step showed."""
     rng = np.random.default_rng(actions_seed)
     pass_id = env.unwrapped.string_to_action("pass")
-    trace = []
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated,
-                      repr(info)))
-        if terminated or truncated:
-            env.step(None)
-        elif obs["action_mask"][pass_id] and rng.random() < 0.8:
-            env.step(pass_id)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        if steps is not None and len(trace) >= steps:
-            break
-    return trace
+    uniform = uniform_choice(rng)
+
+    def choose(obs):
+        return pass_id if obs["action_mask"][pass_id] and rng.random() < 0.8 else uniform(obs)
+
+    return play_trace(env, choose, steps)
 
 
 @pytest.mark.parametrize("n", [3, 5, 8])
