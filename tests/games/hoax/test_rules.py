@@ -25,6 +25,8 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import hoax_v0
+from tests.support import check_allowed, check_forbidden, check_legal, one_hot
+from tests.support import relative as rel
 
 BUT, SIL, EXW, LOV, COU, CHEF, GAR = "Butler", "Son-in-Law", "Ex-Wife", "Lover", "Distant Cousin", "Chef", "Gardener"
 CHARACTERS = (BUT, SIL, EXW, LOV, COU, CHEF, GAR)  # the order of the character blocks
@@ -134,25 +136,6 @@ def block(env, seat: int, name: str) -> np.ndarray:
     return values.reshape(BLOCK_SHAPES[name]) if name in BLOCK_SHAPES else values
 
 
-def rel(seat: int, observer: int, n: int) -> int:
-    return (seat - observer) % n
-
-
-def one_hot(size: int, index: int | None) -> np.ndarray:
-    v = np.zeros(size, dtype=np.float32)
-    if index is not None:
-        v[index] = 1
-    return v
-
-
-def legal_names(env) -> set[str]:
-    seat = env.unwrapped.engine.current_player
-    if seat < 0:
-        return set()
-    mask = env.unwrapped.observe(f"player_{seat}")["action_mask"]
-    return {env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)}
-
-
 # --- expectations ------------------------------------------------------------
 
 
@@ -225,20 +208,6 @@ def check_ask(env, value):
         assert np.array_equal(block(env, observer, "decision"), one_hot(5, DECISIONS.index(kind)))
         assert np.array_equal(block(env, observer, "to_act"), one_hot(n, rel(seat, observer, n)))
         assert env.unwrapped.observe(f"player_{observer}")["action_mask"].any() == (observer == seat)
-
-
-def check_legal(env, value):
-    assert legal_names(env) == set(value)
-
-
-def check_allowed(env, value):
-    missing = set(value) - legal_names(env)
-    assert not missing, f"should be legal: {missing}"
-
-
-def check_forbidden(env, value):
-    present = set(value) & legal_names(env)
-    assert not present, f"should not be legal: {present}"
 
 
 def check_active(env, value):

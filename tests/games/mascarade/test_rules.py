@@ -22,6 +22,8 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import mascarade_v0
+from tests.support import check_allowed, check_forbidden, check_legal, one_hot
+from tests.support import relative as rel_seat
 
 CHARACTER_ORDER = ("Judge", "Bishop", "King", "Fool", "Queen", "Thief", "Witch", "Spy", "Peasant", "Cheat",
                    "Inquisitor", "Widow")  # the order of the character blocks
@@ -110,10 +112,6 @@ def block(env, seat: int, name: str) -> np.ndarray:
     return values
 
 
-def rel_seat(seat: int, observer: int, n: int) -> int:
-    return (seat - observer) % n
-
-
 def rel_place(place: int, observer: int, env) -> int:
     config = env.unwrapped.config
     n, hand = config.num_players, config.hand
@@ -121,18 +119,6 @@ def rel_place(place: int, observer: int, env) -> int:
         return place
     seat, card = divmod(place, hand)
     return rel_seat(seat, observer, n) * hand + card
-
-
-def one_hot(size: int, index: int | None) -> np.ndarray:
-    v = np.zeros(size, dtype=np.float32)
-    if index is not None:
-        v[index] = 1
-    return v
-
-
-def legal_names(env) -> set[str]:
-    mask = env.observe(env.agent_selection)["action_mask"]
-    return {env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)}
 
 
 # --- expectations ------------------------------------------------------------
@@ -177,20 +163,6 @@ def check_ask(env, value):
         assert np.array_equal(block(env, observer, "decision"), one_hot(9, DECISIONS.index(kind)))
         assert np.array_equal(block(env, observer, "to_act"), one_hot(n, rel_seat(seat, observer, n)))
         assert env.observe(f"player_{observer}")["action_mask"].any() == (observer == seat)
-
-
-def check_legal(env, value):
-    assert legal_names(env) == set(value)
-
-
-def check_allowed(env, value):
-    missing = set(value) - legal_names(env)
-    assert not missing, f"should be legal: {missing}"
-
-
-def check_forbidden(env, value):
-    present = set(value) & legal_names(env)
-    assert not present, f"should not be legal: {present}"
 
 
 def check_forced(env, value):

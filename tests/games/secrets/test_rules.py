@@ -24,6 +24,8 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import secrets_v0
+from tests.support import check_allowed, check_forbidden, check_legal, legal_names, one_hot
+from tests.support import relative as rel
 
 DA, POL, PSY, DET, JOU, SCI, DIP, ASN = (
     "Double Agent",
@@ -182,22 +184,6 @@ def block(env, seat: int, name: str) -> np.ndarray:
     return values.reshape(BLOCK_SHAPES[name]) if name in BLOCK_SHAPES else values
 
 
-def rel(seat: int, observer: int, n: int) -> int:
-    return (seat - observer) % n
-
-
-def one_hot(size: int, index: int | None) -> np.ndarray:
-    v = np.zeros(size, dtype=np.float32)
-    if index is not None:
-        v[index] = 1
-    return v
-
-
-def legal_names(env) -> set[str]:
-    mask = env.observe(env.agent_selection)["action_mask"]
-    return {env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)}
-
-
 # --- expectations ------------------------------------------------------------
 
 
@@ -261,20 +247,6 @@ def check_ask(env, value):
         assert env.observe(f"player_{observer}")["action_mask"].any() == (observer == seat)
     legal = legal_names(env)
     assert legal and all(name.startswith(ACTION_PREFIXES[kind]) for name in legal), legal
-
-
-def check_legal(env, value):
-    assert legal_names(env) == set(value)
-
-
-def check_allowed(env, value):
-    missing = set(value) - legal_names(env)
-    assert not missing, f"should be legal: {missing}"
-
-
-def check_forbidden(env, value):
-    present = set(value) & legal_names(env)
-    assert not present, f"should not be legal: {present}"
 
 
 def check_active(env, value):

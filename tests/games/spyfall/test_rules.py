@@ -22,6 +22,8 @@ import pytest
 
 from hidden_role_envs import spyfall_v0
 from hidden_role_envs.games.spyfall.locations import ATTRIBUTES, DEFAULT_LOCATIONS
+from tests.support import check_allowed, check_forbidden, check_legal, one_hot
+from tests.support import relative as rel
 
 NAMES = [loc.name for loc in DEFAULT_LOCATIONS]
 TRUE_AT = {loc.name: loc.attributes for loc in DEFAULT_LOCATIONS}
@@ -109,22 +111,6 @@ def block(env, seat: int, name: str) -> np.ndarray:
     return env.observe(f"player_{seat}")["observation"][layout.fields[name]].reshape(shape)
 
 
-def rel(seat: int, observer: int, n: int) -> int:
-    return (seat - observer) % n
-
-
-def one_hot(size: int, index: int | None) -> np.ndarray:
-    v = np.zeros(size, dtype=np.float32)
-    if index is not None:
-        v[index] = 1
-    return v
-
-
-def legal_names(env) -> set[str]:
-    mask = env.observe(env.agent_selection)["action_mask"]
-    return {env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)}
-
-
 def asks_of(n: int, offsets) -> set[str]:
     return {f"ask +{k} about {a}" for k in offsets for a in ATTRIBUTES}
 
@@ -149,20 +135,6 @@ def check_ask(env, value):
         assert np.array_equal(block(env, observer, "decision"), one_hot(5, DECISION_ORDER.index(kind)))
         assert np.array_equal(block(env, observer, "to_act"), one_hot(n, rel(seat, observer, n)))
         assert env.observe(f"player_{observer}")["action_mask"].any() == (observer == seat)
-
-
-def check_legal(env, value):
-    assert legal_names(env) == set(value)
-
-
-def check_allowed(env, value):
-    missing = set(value) - legal_names(env)
-    assert not missing, f"should be legal: {missing}"
-
-
-def check_forbidden(env, value):
-    present = set(value) & legal_names(env)
-    assert not present, f"should not be legal: {present}"
 
 
 def check_cards(env, value):
