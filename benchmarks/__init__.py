@@ -1,1 +1,1 @@
-"""Throughput measurements of the environments."""
+"""The benchmark suite: throughput and memory of the games against PettingZoo's classic games (`python -m benchmarks`)."""

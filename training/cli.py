@@ -17,6 +17,7 @@ COMMANDS = {
     "train": ("training.train", "train MaskablePPO on one seat by self-play"),
     "evaluate": ("training.evaluate", "win rates of policies in seeded games, with confidence intervals"),
     "play": ("training.play", "play one seat yourself in the terminal"),
+    "bench": ("benchmarks.suite", "throughput and memory of the games against PettingZoo's classic games"),
 }
 
 

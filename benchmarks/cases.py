@@ -1,0 +1,165 @@
+"""What the suite times: one loop per interface, the same random-legal policy in all of them.
+
+Every loop picks an action uniformly among the legal ones with Python's
+`random.Random(seed)` (`legal[choose.randrange(len(legal))]`), so choosing
+costs the same in every case, and plays whole games until its time is up: a
+run never stops mid-game, and its steps are the decisions taken. Every run of
+a case starts from the same seeds, so repeats replay the same games.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Run:
+    steps: int
+    games: int
+    seconds: float
+
+
+def play_aec(env, seconds: float, seed: int) -> Run:
+    """A user's loop over an AEC env: `last()` builds the observation and the mask every step."""
+    choose = random.Random(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed + games)
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[choose.randrange(len(legal))]))
+            steps += 1
+        games += 1
+    return Run(steps, games, time.perf_counter() - start)
+
+
+def play_engine(definition, config, seconds: float, seed: int) -> Run:
+    """The rules engine alone: deal, legal mask and apply; no observation, no AEC bookkeeping."""
+    np_rng = np.random.default_rng(seed)
+    choose = random.Random(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        engine = definition.new_game(config, np_rng, None)
+        engine.start()
+        while not engine.is_over:
+            legal = np.flatnonzero(engine.legal_mask())
+            engine.apply(int(legal[choose.randrange(len(legal))]))
+            steps += 1
+        games += 1
+    return Run(steps, games, time.perf_counter() - start)
+
+
+def play_vec(vec_env, seconds: float, choose: random.Random) -> Run:
+    """Learner steps through a vectorised env, masks fetched the way MaskablePPO fetches them."""
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions = []
+        for mask in vec_env.env_method("action_masks"):
+            legal = np.flatnonzero(mask)
+            actions.append(int(legal[choose.randrange(len(legal))]))
+        _, _, dones, _ = vec_env.step(np.array(actions))
+        steps += len(actions)
+        games += int(dones.sum())
+    return Run(steps, games, time.perf_counter() - start)
+
+
+class Case(ABC):
+    """One measured subject: prepared once, then timed in runs of about `seconds` each."""
+
+    def __init__(self, family: str, subject: str, interface: str, players: int):
+        self.family = family  # "game" (this package), "peer" (PettingZoo's classic games) or "floor"
+        self.subject = subject
+        self.interface = interface
+        self.players = players
+
+    @property
+    def key(self) -> str:
+        return f"{self.subject}/{self.players}p/{self.interface}"
+
+    def prepare(self) -> None:
+        """Build what the runs reuse (envs, worker processes); not timed."""
+
+    @abstractmethod
+    def run(self, seconds: float) -> Run:
+        """Play whole games for about `seconds`."""
+
+    def close(self) -> None:
+        """Release what `prepare` built."""
+
+
+class AecCase(Case):
+    def __init__(self, family: str, subject: str, interface: str, players: int, make_env: Callable, seed: int):
+        super().__init__(family, subject, interface, players)
+        self.make_env, self.seed = make_env, seed
+
+    def prepare(self) -> None:
+        self.env = self.make_env()
+
+    def run(self, seconds: float) -> Run:
+        return play_aec(self.env, seconds, self.seed)
+
+    def close(self) -> None:
+        self.env.close()
+
+
+class EngineCase(Case):
+    def __init__(self, game: str, players: int, make_env: Callable, seed: int):
+        super().__init__("game", game, "engine", players)
+        self.make_env, self.seed = make_env, seed
+
+    def prepare(self) -> None:
+        env = self.make_env()  # the env only supplies the game's definition and its configuration
+        self.definition, self.config = env.definition, env.config
+
+    def run(self, seconds: float) -> Run:
+        return play_engine(self.definition, self.config, seconds, self.seed)
+
+
+def single_seat_env(game: str, players: int):
+    """The learner's view of `game` with random opponents (module level, so worker processes can unpickle it)."""
+    import gymnasium
+
+    from hidden_role_envs.wrappers.single_seat import GYMNASIUM_IDS
+
+    return gymnasium.make(GYMNASIUM_IDS[game], num_players=players, opponents="random")
+
+
+class SubprocVecCase(Case):
+    """The single-seat env in Stable-Baselines3's SubprocVecEnv, one worker process per env."""
+
+    def __init__(self, game: str, players: int, n_envs: int, seed: int):
+        super().__init__("game", game, f"SubprocVecEnv x{n_envs}", players)
+        self.game, self.n_envs, self.seed = game, n_envs, seed
+
+    def prepare(self) -> None:
+        from stable_baselines3.common.vec_env import SubprocVecEnv
+
+        # fork only saves the workers' start-up (they would import torch again); the timed steps do not depend on it
+        start_method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        self.vec_env = SubprocVecEnv(
+            [functools.partial(single_seat_env, self.game, self.players)] * self.n_envs, start_method=start_method
+        )
+        self.vec_env.seed(self.seed)
+        self.vec_env.reset()
+        self.choose = random.Random(self.seed)
+
+    def run(self, seconds: float) -> Run:
+        return play_vec(self.vec_env, seconds, self.choose)
+
+    def close(self) -> None:
+        self.vec_env.close()

@@ -1,0 +1,410 @@
+"""The benchmark suite: the games' throughput and memory, against PettingZoo's classic games.
+
+    python -m benchmarks                       # the whole suite, about ten minutes (or: hidden-roles bench)
+    python -m benchmarks --quick               # a fraction of a second per case: checks that it runs
+    python -m benchmarks --games secrets,hoax --seconds 1 --repeats 3 --out /tmp/bench
+
+In one run, with fixed seeds, a warm-up run per case and `--repeats` timed
+runs of `--seconds` each (the median is reported), it measures:
+
+- every game at its smallest, typical and largest player counts: random
+  legal play through `env()` and through `raw_env`, building the
+  observation and the mask every step as a user's loop does; and the rules
+  engine alone (deal, legal mask, apply; no observation);
+- the same loop over PettingZoo's classic games (`leduc_holdem_v4`,
+  `texas_holdem_v4`, `tictactoe_v3`, and `hanabi_v5` where OpenSpiel
+  installs) and over a do-nothing AEC env (`benchmarks/noop.py`), the floor
+  of the protocol;
+- the single-seat Gymnasium env in Stable-Baselines3's SubprocVecEnv, one
+  env per core, at each game's typical count;
+- the memory one env instance holds mid-game (`benchmarks/memory.py`).
+
+The loops are in `benchmarks/cases.py`. The cases take turns: each round
+times every case once, so a busy spell on the machine spreads over all the
+cases instead of falling on a few.
+
+Targets, reported as met or not: every game's `env()` at its typical count
+runs at least 3x `leduc_holdem_v4`'s `env()` measured in the same run; every
+rules engine alone reaches 300,000 steps/s at every player count; one env
+instance mid-game holds under 1 MiB beyond the imported package.
+
+Writes `results.json`, `results.md` and `throughput.png` (skipped, and said
+so, without matplotlib) to `--out`, default `benchmarks/results/`. Bad input
+prints one `bench: error: ...` line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pettingzoo
+
+from benchmarks import noop, report
+from benchmarks.cases import AecCase, Case, EngineCase, Run, SubprocVecCase
+from benchmarks.memory import measure_in_fresh_interpreter
+from hidden_role_envs.core import registry
+from training.arguments import Parser, UsageError, non_negative_int, positive_int
+from training.progress import progress_bar
+
+# smallest, typical and largest table of each game
+PLAYER_COUNTS = {"secrets": (4, 5, 8), "mascarade": (2, 5, 13), "hoax": (3, 4, 6), "spyfall": (3, 5, 8)}
+PEERS = ("leduc_holdem_v4", "texas_holdem_v4", "tictactoe_v3", "hanabi_v5")
+REFERENCE_PEER = "leduc_holdem_v4"
+
+TIMES_REFERENCE = 3.0
+ENGINE_STEPS_PER_SECOND = 300_000
+MEMORY_KIB = 1024
+
+DEFAULT_SECONDS, DEFAULT_REPEATS = 2.0, 5
+QUICK_SECONDS, QUICK_REPEATS = 0.1, 3
+MAX_WARMUP_SECONDS = 0.5
+
+RESULTS_FOLDER = Path(__file__).resolve().parent / "results"
+VERSIONED_PACKAGES = (
+    "hidden_role_envs",
+    "numpy",
+    "pettingzoo",
+    "gymnasium",
+    "stable-baselines3",
+    "torch",
+    "rlcard",
+    "shimmy",
+    "open_spiel",
+)
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"runs of {QUICK_SECONDS:g} s, {QUICK_REPEATS} repeats")
+    parser.add_argument("--seconds", type=positive_float, help=f"length of one timed run (default {DEFAULT_SECONDS:g})")
+    parser.add_argument(
+        "--repeats", type=positive_int, help=f"timed runs per case; the median is reported (default {DEFAULT_REPEATS})"
+    )
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="seed of every deal and every choice (default 0)"
+    )
+    parser.add_argument("--games", default=",".join(PLAYER_COUNTS), help="comma-separated games (default: all)")
+    parser.add_argument("--out", type=Path, default=RESULTS_FOLDER, help="results folder (default benchmarks/results)")
+    parser.add_argument("--no-plot", action="store_true", help="do not draw throughput.png")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return parser
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m benchmarks") -> int:
+    try:
+        return _run(build_parser(prog).parse_args(argv), prog)
+    except UsageError as error:
+        print(f"bench: error: {error}", file=sys.stderr)
+        return 2
+    except SystemExit as done:  # --help
+        return done.code if isinstance(done.code, int) else 0
+    except KeyboardInterrupt:
+        print("bench: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args: argparse.Namespace, prog: str) -> int:
+    games = [name.strip() for name in args.games.split(",") if name.strip()]
+    for game in games:
+        if game not in PLAYER_COUNTS:
+            raise UsageError(f"unknown game {game!r} in --games; choose from: {', '.join(PLAYER_COUNTS)}")
+    if not games:
+        raise UsageError("--games names no game")
+    games = list(dict.fromkeys(games))
+    seconds = args.seconds or (QUICK_SECONDS if args.quick else DEFAULT_SECONDS)
+    repeats = args.repeats or (QUICK_REPEATS if args.quick else DEFAULT_REPEATS)
+    warmup = min(seconds, MAX_WARMUP_SECONDS)
+    out = args.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot write to --out {str(out)!r}: {error.strerror or error}") from None
+
+    machine = machine_info()
+    cases, unavailable = build_cases(games, args.seed)
+    runs = len(cases) * (repeats + 1) + sum(len(PLAYER_COUNTS[game]) for game in games)
+    bar = progress_bar(runs, "bench", enabled=not args.no_progress, unit="run")
+    throughput = time_cases(cases, seconds, repeats, warmup, bar)
+    memory = measure_memory(games, throughput, args.seed, bar)
+    if bar is not None:
+        bar.close()
+    machine["load_after"] = _load_average()
+
+    results = {
+        "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "settings": {
+            "command": _command_line(prog, args),
+            "seconds": seconds,
+            "repeats": repeats,
+            "warmup_seconds": warmup,
+            "seed": args.seed,
+            "quick": bool(args.quick),
+            "player_counts": {game: list(PLAYER_COUNTS[game]) for game in games},
+            "floor_game_length": noop.GAME_LENGTH,
+            "engine_target": ENGINE_STEPS_PER_SECOND,
+        },
+        "machine": machine,
+        "cases": throughput,
+        "unavailable": unavailable,
+        "memory": memory,
+        "targets": check_targets(games, throughput, memory),
+        "optimisation_records": sorted(str(path.relative_to(out)) for path in (out / "optimisations").glob("*.md")),
+    }
+    skipped = "--no-plot was given" if args.no_plot else report.write_plot(results, out / "throughput.png")
+    results["plot"] = {"file": None if skipped else "throughput.png", "skipped": skipped}
+    report.write_json(results, out / "results.json")
+    report.write_markdown(results, out / "results.md")
+    print("\n".join(report.targets_table(results["targets"])))
+    print(f"wrote {out / 'results.json'}, {out / 'results.md'}" + ("" if skipped else f", {out / 'throughput.png'}"))
+    return 0
+
+
+def _command_line(prog: str, args: argparse.Namespace) -> str:
+    """The command as given, for the report (the defaults left out)."""
+    words = [prog]
+    if args.quick:
+        words.append("--quick")
+    for option in ("seconds", "repeats"):
+        if getattr(args, option) is not None:
+            words += [f"--{option}", f"{getattr(args, option):g}"]
+    if args.seed:
+        words += ["--seed", str(args.seed)]
+    if args.games != ",".join(PLAYER_COUNTS):
+        words += ["--games", args.games]
+    return " ".join(words)
+
+
+def build_cases(games: list[str], seed: int) -> tuple[list[Case], list[dict]]:
+    """Every case to time, and the peers that could not be built, with the reason."""
+    cases: list[Case] = []
+    unavailable: list[dict] = []
+    for game in games:
+        module = importlib.import_module(registry.GAMES[game].module)
+        for players in PLAYER_COUNTS[game]:
+            cases.append(
+                AecCase("game", game, "env()", players, functools.partial(module.env, num_players=players), seed)
+            )
+            raw = functools.partial(module.raw_env, num_players=players)
+            cases.append(AecCase("game", game, "raw_env", players, raw, seed))
+            cases.append(EngineCase(game, players, raw, seed))
+    for peer in PEERS:
+        try:
+            module = importlib.import_module(peer_module(peer))
+            probe = module.env()
+        except Exception as error:  # a peer's optional dependency is missing or broken: report it, go on
+            unavailable.append({"family": "peer", "subject": peer, "reason": _one_line(error)})
+            continue
+        players = len(probe.possible_agents)
+        probe.close()
+        cases.append(AecCase("peer", peer, "env()", players, module.env, seed))
+        cases.append(AecCase("peer", peer, "raw_env", players, module.raw_env, seed))
+    cases.append(AecCase("floor", "noop", "env()", 2, noop.env, seed))
+    cases.append(AecCase("floor", "noop", "raw_env", 2, noop.raw_env, seed))
+    if importlib.util.find_spec("stable_baselines3") is None:
+        reason = "stable-baselines3 is not installed (the train extra)"
+        unavailable.append({"family": "vec", "subject": "SubprocVecEnv", "reason": reason})
+    else:
+        for game in games:
+            cases.append(SubprocVecCase(game, PLAYER_COUNTS[game][1], os.cpu_count() or 1, seed))
+    return cases, unavailable
+
+
+def peer_module(peer: str) -> str:
+    """The module holding a classic game's `env` and `raw_env`, found in PettingZoo's registry."""
+    entry_point = pettingzoo.spec("aec", f"classic/{peer}").entry_point
+    return entry_point.split(":")[0]
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def time_cases(cases: list[Case], seconds: float, repeats: int, warmup: float, bar) -> list[dict]:
+    """A warm-up run of each case, then `repeats` rounds in which every case runs once."""
+    runs: dict[str, list[Run]] = {case.key: [] for case in cases}
+    prepared: list[Case] = []
+    try:
+        for case in cases:
+            case.prepare()
+            prepared.append(case)
+            case.run(warmup)
+            _advance(bar)
+        for _ in range(repeats):
+            for case in cases:
+                runs[case.key].append(case.run(seconds))
+                _advance(bar)
+    finally:
+        for case in prepared:
+            case.close()
+    return [summarise(case, runs[case.key]) for case in cases]
+
+
+def _advance(bar) -> None:
+    if bar is not None:
+        bar.update(1)
+
+
+def summarise(case: Case, runs: list[Run]) -> dict:
+    steps = sum(run.steps for run in runs)
+    games = sum(run.games for run in runs)
+    rates = [run.steps / run.seconds for run in runs]
+    return {
+        "family": case.family,
+        "subject": case.subject,
+        "interface": case.interface,
+        "players": case.players,
+        "steps_per_second": statistics.median(rates),
+        "games_per_second": statistics.median(run.games / run.seconds for run in runs),
+        "mean_game_length": steps / games if games else None,
+        "repeats": len(runs),
+        "runs_steps_per_second": rates,
+    }
+
+
+def measure_memory(games: list[str], throughput: list[dict], seed: int, bar) -> list[dict]:
+    """Each game at each count, played to half its mean game length through `env()`."""
+    rows = []
+    for game in games:
+        for players in PLAYER_COUNTS[game]:
+            length = next(
+                c["mean_game_length"]
+                for c in throughput
+                if (c["subject"], c["players"], c["interface"]) == (game, players, "env()")
+            )
+            rows.append(measure_in_fresh_interpreter(game, players, max(1, round(length / 2)), seed))
+            _advance(bar)
+    return rows
+
+
+def check_targets(games: list[str], throughput: list[dict], memory: list[dict]) -> list[dict]:
+    """One row per game and target: measured, required, their ratio, and whether it is met."""
+
+    def steps(subject: str, interface: str, players: int | None = None) -> float | None:
+        for case in throughput:
+            if case["subject"] == subject and case["interface"] == interface and players in (None, case["players"]):
+                return case["steps_per_second"]
+        return None
+
+    reference = steps(REFERENCE_PEER, "env()")
+    rows = []
+    for game in games:
+        typical = PLAYER_COUNTS[game][1]
+        rate = steps(game, "env()", typical)
+        required = None if reference is None else TIMES_REFERENCE * reference
+        target = f"`env()` at the typical count >= {TIMES_REFERENCE:g}x `{REFERENCE_PEER}` `env()`"
+        row = _target(target, game, typical, rate, required, "steps/s", at_least=True)
+        row["times_reference"] = None if reference is None else rate / reference
+        rows.append(row)
+    for game in games:
+        slowest = min(PLAYER_COUNTS[game], key=lambda players: steps(game, "engine", players))
+        target = f"engine alone >= {ENGINE_STEPS_PER_SECOND:,} steps/s at every count (the slowest shown)"
+        rate = steps(game, "engine", slowest)
+        rows.append(_target(target, game, slowest, rate, ENGINE_STEPS_PER_SECOND, "steps/s", at_least=True))
+    for game in games:
+        largest = max((row for row in memory if row["game"] == game), key=lambda row: row["first_kib"])
+        target = f"one env mid-game < {MEMORY_KIB:,} KiB at every count (the largest shown)"
+        size = largest["first_kib"]
+        rows.append(_target(target, game, largest["players"], size, MEMORY_KIB, "KiB", at_least=False))
+    return rows
+
+
+def _target(target: str, game: str, players: int, measured, required, unit: str, at_least: bool) -> dict:
+    if measured is None or required is None:
+        ratio = met = None
+    else:
+        ratio = measured / required
+        met = measured >= required if at_least else measured < required
+    return {
+        "target": target,
+        "game": game,
+        "players": players,
+        "measured": measured,
+        "required": required,
+        "unit": unit,
+        "ratio": ratio,
+        "met": met,
+    }
+
+
+def machine_info() -> dict:
+    return {
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "versions": {name: _version(name) for name in VERSIONED_PACKAGES},
+        "commit": _commit(),
+        "load_before": _load_average(),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _version(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _commit() -> str | None:
+    """The checkout's commit, with `+` when it has local changes; None outside a git checkout."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, check=False, capture_output=True, text=True, timeout=10
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
