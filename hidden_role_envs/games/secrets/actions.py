@@ -27,6 +27,7 @@ Examples (5 players): `string_to_action("offer +2 as Scientist")` is
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from hidden_role_envs.core.definition import ActionTable
@@ -86,3 +87,9 @@ class SecretsActions(ActionTable):
         for action, (kind, _) in enumerate(self.meaning):
             self.first_of.setdefault(kind, action)
         self.of_kind = {kind: [a for a, (k, _) in enumerate(self.meaning) if k == kind] for kind in range(len(DECISIONS))}
+
+
+@lru_cache(maxsize=None)
+def secrets_actions(num_players: int) -> SecretsActions:
+    """The action table of a player count, built once and shared: it never changes."""
+    return SecretsActions(num_players)

@@ -77,7 +77,7 @@ from hidden_role_envs.games.secrets.actions import (
     PSYCHIATRIST_SWAP,
     RIGHT,
     UN_CHOICE,
-    SecretsActions,
+    secrets_actions,
 )
 from hidden_role_envs.games.secrets.cards import (
     ASSASSIN,
@@ -319,7 +319,7 @@ class SecretsScriptedPlayer:
             raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULT_PARAMS)}")
         self.num_players = num_players
         self.layout = secrets_layout(num_players)
-        self.actions = SecretsActions(num_players)
+        self.actions = secrets_actions(num_players)
         self.end_size = screen_size_that_ends_the_game(num_players)
         self.rng = np.random.default_rng(seed)
         self.params = {**DEFAULT_PARAMS, **params}

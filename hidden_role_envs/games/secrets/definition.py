@@ -6,7 +6,7 @@ import numpy as np
 
 from hidden_role_envs.core.definition import GameDefinition
 from hidden_role_envs.core.game import Event
-from hidden_role_envs.games.secrets.actions import DECISIONS, SecretsActions
+from hidden_role_envs.games.secrets.actions import DECISIONS, SecretsActions, secrets_actions
 from hidden_role_envs.games.secrets.cards import CHARACTERS, IDENTITIES, MAX_PLAYERS, MIN_PLAYERS
 from hidden_role_envs.games.secrets.observation import SecretsObserver
 from hidden_role_envs.games.secrets.rules import NOBODY, SecretsConfig, SecretsGame
@@ -43,10 +43,10 @@ class SecretsDefinition(GameDefinition):
         return SecretsConfig(num_players=num_players, claims=bool(claims))
 
     def action_table(self, config: SecretsConfig) -> SecretsActions:
-        return SecretsActions(config.num_players)
+        return secrets_actions(config.num_players)
 
     def new_game(self, config: SecretsConfig, rng: np.random.Generator, setup: dict | None) -> SecretsGame:
-        return SecretsGame(config, SecretsActions(config.num_players), rng, setup)
+        return SecretsGame(config, rng, setup)
 
     def new_observer(self, config: SecretsConfig) -> SecretsObserver:
         return SecretsObserver(config)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from hidden_role_envs.games.secrets.actions import (
     POLITICIAN_TARGET,
     PSYCHIATRIST_SWAP,
     UN_CHOICE,
-    SecretsActions,
+    secrets_actions,
 )
 from hidden_role_envs.games.secrets.cards import (
     ASSASSIN,
@@ -62,6 +64,44 @@ GAME_OVER = -1  # table.decision once the game has ended
 class SecretsConfig:
     num_players: int
     claims: bool = True
+
+
+class LegalMasks:
+    """Every legal-action mask a game of one configuration can show, built once, shared and read-only.
+
+    Each decision has a fixed set of legal actions, except the choice of the
+    card to offer: its mask depends on the two characters showing.
+    """
+
+    def __init__(self, config: SecretsConfig):
+        self.config = config
+        actions = secrets_actions(config.num_players)
+        self.none = self._mask([])
+        self.of_decision = {}
+        for decision, ids in actions.of_kind.items():
+            if decision == OFFER and not config.claims:
+                ids = [a for a in ids if actions.meaning[a][1][1] is None]
+            self.of_decision[decision] = self._mask(ids)
+        # CHOOSE ids are the character indices, so `choose <card>` is id `card`
+        self.choose = {shown: self._mask(shown) for shown in permutations(range(NUM_CHARACTERS), 2)}
+
+    def _mask(self, ids) -> np.ndarray:
+        mask = np.zeros(len(secrets_actions(self.config.num_players)), dtype=np.int8)
+        mask[list(ids)] = 1
+        mask.flags.writeable = False
+        return mask
+
+    # Shared and immutable: copies keep sharing it.
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (legal_masks, (self.config,))
+
+
+@lru_cache(maxsize=None)
+def legal_masks(config: SecretsConfig) -> LegalMasks:
+    return LegalMasks(config)
 
 
 class SecretsTable:
@@ -110,7 +150,7 @@ class SecretsGame(RulesEngine):
     Anything not given is shuffled with `rng`.
     """
 
-    def __init__(self, config: SecretsConfig, actions: SecretsActions, rng: np.random.Generator, setup: dict | None = None):
+    def __init__(self, config: SecretsConfig, rng: np.random.Generator, setup: dict | None = None):
         n = config.num_players
         setup = dict(setup or {})
         unknown = set(setup) - {"tokens", "deck", "bullets", "first_player"}
@@ -118,7 +158,7 @@ class SecretsGame(RulesEngine):
             raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: tokens, deck, bullets, first_player")
         self.config = config
         self.num_players = n
-        self.actions = actions
+        self.actions = secrets_actions(n)
         self.end_size = screen_size_that_ends_the_game(n)
         self.everyone = tuple(range(n))
         self.table = SecretsTable(n)
@@ -166,8 +206,7 @@ class SecretsGame(RulesEngine):
         self.bullet_in_hand: int | None = None
         self.touched: set[int] = set()  # screens that got a card this turn
         self.over = False
-        self._mask = np.zeros(len(actions), dtype=np.int8)
-        self._masks = self._fixed_masks()
+        self.masks = legal_masks(config)
 
     # --- RulesEngine --------------------------------------------------
 
@@ -183,14 +222,10 @@ class SecretsGame(RulesEngine):
 
     def legal_mask(self) -> np.ndarray:
         if self.over:
-            return self._mask_none
+            return self.masks.none
         if self.table.decision == CHOOSE:
-            mask = self._mask
-            mask[:] = 0
-            for card in self.table.revealed:
-                mask[card] = 1
-            return mask
-        return self._masks[self.table.decision]
+            return self.masks.choose[self.table.revealed]
+        return self.masks.of_decision[self.table.decision]
 
     def illegal_reason(self, action: int) -> str:
         if self.over:
@@ -470,17 +505,3 @@ class SecretsGame(RulesEngine):
         if holder != table.un_holder:
             table.un_holder = holder
             events.append(Event("un_token", self.everyone, (holder,)))
-
-    # --- masks ----------------------------------------------------------
-
-    def _fixed_masks(self) -> dict[int, np.ndarray]:
-        masks = {}
-        for kind, ids in self.actions.of_kind.items():
-            mask = np.zeros(len(self.actions), dtype=np.int8)
-            for action in ids:
-                if kind == OFFER and not self.config.claims and self.actions.meaning[action][1][1] is not None:
-                    continue
-                mask[action] = 1
-            masks[kind] = mask
-        self._mask_none = np.zeros(len(self.actions), dtype=np.int8)
-        return masks
