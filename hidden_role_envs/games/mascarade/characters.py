@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -130,25 +131,29 @@ def parse_character_set(value, num_players: int, num_cards: int) -> tuple[int, .
 
 @dataclass(frozen=True)
 class MascaradeConfig:
-    """One table: the players, the cards in play and where they lie."""
+    """One table: the players, the cards in play and where they lie.
+
+    What follows from the fields is computed once per configuration (the
+    cached properties), since every game and every step reads it.
+    """
 
     num_players: int
     characters: tuple[int, ...]  # sorted multiset of the cards in play
     extra_centre_cards: int = 0
 
-    @property
+    @cached_property
     def hand(self) -> int:
         return cards_per_seat(self.num_players)
 
-    @property
+    @cached_property
     def num_centre(self) -> int:
         return centre_cards(self.num_players, self.extra_centre_cards)
 
-    @property
+    @cached_property
     def num_places(self) -> int:
         return self.num_players * self.hand + self.num_centre
 
-    @property
+    @cached_property
     def counts(self) -> tuple[int, ...]:
         """Copies in play of each character, by character index."""
         return tuple(self.characters.count(c) for c in range(NUM_CHARACTERS))
@@ -160,6 +165,16 @@ class MascaradeConfig:
         own = (seats[:, :, None] * hand + np.arange(hand)).reshape(n, n * hand)
         centre = np.broadcast_to(np.arange(n * hand, self.num_places), (n, self.num_centre))
         return np.concatenate([own, centre], axis=1)
+
+    @cached_property
+    def place_called(self) -> tuple[tuple[int, ...], ...]:
+        """`relative_places()` as plain ints: [s][r] is the place seat s calls r."""
+        return tuple(tuple(int(p) for p in row) for row in self.relative_places())
+
+    @cached_property
+    def others(self) -> tuple[tuple[int, ...], ...]:
+        """[s]: every seat but s, in seat order."""
+        return tuple(tuple(o for o in range(self.num_players) if o != s) for s in range(self.num_players))
 
     def places_of(self, seat: int) -> range:
         return range(seat * self.hand, (seat + 1) * self.hand)

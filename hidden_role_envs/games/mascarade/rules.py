@@ -127,19 +127,19 @@ class MascaradeGame(RulesEngine):
         self.hand = config.hand
         self.actions = actions
         self.everyone = tuple(range(n))
-        self.others = [tuple(s for s in self.everyone if s != seat) for seat in self.everyone]
+        self.others = config.others
         self.table = MascaradeTable(n)
         if "cards" in setup:
             self.cards = _parse_cards(setup["cards"], config)
         else:
-            self.cards = [config.characters[i] for i in rng.permutation(config.num_places)]
+            self.cards = [config.characters[i] for i in rng.permutation(config.num_places).tolist()]
         first = setup.get("first_player")
         if first is None:
             first = int(rng.integers(n))  # the youngest player: a seat drawn at random
         elif isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 0 <= first < n:
             raise ValueError(f"setup first_player must be a seat from 0 to {n - 1}; got {first!r}")
         self.table.active = int(first)
-        self.rel_places = config.relative_places()  # [s, r]: the place seat s names r in its actions
+        self.rel_places = config.place_called  # [s][r]: the place seat s names r in its actions
         self.over = False
         self.winners: tuple[int, ...] = ()
         self.result = ""
@@ -207,10 +207,10 @@ class MascaradeGame(RulesEngine):
         if decision == TURN:
             if op == SWAP:
                 own, other, swapped = arg
-                self._swap_or_not(actor, int(rel[own]), int(rel[other]), swapped, events)
+                self._swap_or_not(actor, rel[own], rel[other], swapped, events)
                 self._end_turn(events)
             elif op == LOOK:
-                place = int(rel[arg])
+                place = rel[arg]
                 events.append(Event("looked", (actor,), (actor, place, self.cards[place])))
                 events.append(Event("looked_unseen", self.others[actor], (actor, place)))
                 self._end_turn(events)
@@ -218,22 +218,22 @@ class MascaradeGame(RulesEngine):
                 character, own = arg
                 table.announcement = character
                 table.announcer = actor
-                table.claim_places = [int(rel[own])]
-                events.append(Event("announced", self.everyone, (actor, character, int(rel[own]))))
+                table.claim_places = [rel[own]]
+                events.append(Event("announced", self.everyone, (actor, character, rel[own])))
                 self._ask(CLAIM, (actor + 1) % n)
         elif decision == CLAIM:
             if arg is None:
                 events.append(Event("passed", self.everyone, (actor,)))
             else:
                 table.claimants.append(actor)
-                table.claim_places.append(int(rel[arg]))
-                events.append(Event("claimed", self.everyone, (actor, int(rel[arg]))))
+                table.claim_places.append(rel[arg])
+                events.append(Event("claimed", self.everyone, (actor, rel[arg])))
             if (actor + 1) % n == table.announcer:
                 self._resolve_announcement(events)
             else:
                 self._ask(CLAIM, (actor + 1) % n)
         elif decision == SPY_LOOK:
-            own, other = self.power_place, int(rel[arg])
+            own, other = self.power_place, rel[arg]
             table.power_places = (own, other)
             for place in (own, other):
                 events.append(Event("looked", (actor,), (actor, place, self.cards[place])))
@@ -247,7 +247,7 @@ class MascaradeGame(RulesEngine):
             self._power_done(events)
         elif decision == FOOL_SWAP:
             a, b, swapped = arg
-            self._swap_or_not(actor, int(rel[a]), int(rel[b]), swapped, events)
+            self._swap_or_not(actor, rel[a], rel[b], swapped, events)
             self._power_done(events)
         elif decision == INQUISITOR_TARGET:
             target = (actor + arg) % n
