@@ -30,10 +30,12 @@ is 20 and `action_to_string(20)` gives it back; `accuse +1 as Butler` is 47.
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 
 from hidden_role_envs.core.definition import ActionTable
-from hidden_role_envs.games.hoax.cards import RESOURCES
+from hidden_role_envs.games.hoax.cards import NUM_CHARACTERS, RESOURCES
 from hidden_role_envs.games.hoax.privileges import CharacterSheet, claim_action_name, option_choices
 
 # Decisions, in the order of the action groups above.
@@ -53,12 +55,21 @@ IMMUNE, NO_IMMUNITY = "immune", "no immunity"
 
 
 class HoaxActions(ActionTable):
-    """Names, ids and meanings, plus index arrays the rules use to build masks quickly.
+    """Names, ids and meanings, plus the masks the rules hand out, built once per table.
 
     `meaning[id]` is `(decision, verb, arguments)`: `(r,)` for a pick;
     `(character, option, named type or None, offset or None)` for a claim;
     `(offset,)` for an investigation; `(offset, character)` for an
     accusation; `(character,)` for an immunity; `()` otherwise.
+
+    What a turn allows depends only on whether the claim and the accusation
+    are made, whether the actor can pay for an investigation, which other
+    seats are still in and the actor's impostor tokens, so every turn mask
+    is built here once: `turn_masks[claimed, accused, can_pay, others_in]`
+    for an actor without impostor tokens (bit k-1 of `others_in` set when
+    the seat k places to its left is in), and `claimable[tokens]` (keyed by
+    the bytes of the actor's row of impostor tokens) clears the claims
+    those tokens forbid. The masks are shared and read-only.
     """
 
     def __init__(self, num_players: int, sheet: CharacterSheet):
@@ -108,3 +119,28 @@ class HoaxActions(ActionTable):
             mask[self.of_decision[decision]] = 1
             mask.flags.writeable = False
             self.fixed_masks[decision] = mask
+        self.turn_masks = {
+            (claimed, accused, can_pay, others_in): self._turn_mask(claimed, accused, can_pay, others_in, n)
+            for claimed, accused, can_pay in product((False, True), repeat=3)
+            for others_in in range(2 ** (n - 1))
+        }
+        self.claimable = {}
+        for tokens in product((False, True), repeat=NUM_CHARACTERS):
+            mask = np.ones(len(self), dtype=np.int8)
+            mask[self.claim_ids] = ~np.array(tokens)[self.claim_character]
+            mask.flags.writeable = False
+            self.claimable[np.array(tokens).tobytes()] = mask
+
+    def _turn_mask(self, claimed: bool, accused: bool, can_pay: bool, others_in: int, n: int) -> np.ndarray:
+        in_game = np.array([True] + [bool(others_in >> (k - 1) & 1) for k in range(1, n)])  # by offset from the actor
+        mask = np.zeros(len(self), dtype=np.int8)
+        if not claimed:
+            mask[self.claim_ids] = in_game[self.claim_offset]  # offset 0: the claim names nobody
+        if can_pay:
+            mask[self.investigate_ids] = in_game[1:]
+        if not accused:
+            mask[self.accuse_ids] = in_game[self.accuse_offset]
+        if claimed:
+            mask[self.end_turn] = 1
+        mask.flags.writeable = False
+        return mask

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 
 import numpy as np
 
@@ -132,6 +133,17 @@ def _rotations(num_players: int) -> np.ndarray:
     return relative_order(num_players)
 
 
+@cache
+def _others_in(num_players: int) -> dict[tuple[int, bytes], int]:
+    """`others_in[seat, eliminated.tobytes()]`: bit k-1 set when the seat k places to `seat`'s left is in."""
+    n = num_players
+    codes = {}
+    for out in product((False, True), repeat=n):
+        for seat in range(n):
+            codes[seat, np.array(out).tobytes()] = sum(1 << (k - 1) for k in range(1, n) if not out[(seat + k) % n])
+    return codes
+
+
 class HoaxGame(RulesEngine):
     """One game of Hoax.
 
@@ -179,6 +191,8 @@ class HoaxGame(RulesEngine):
         self._out: list[int] = []
         self._mask = np.zeros(len(actions), dtype=np.int8)
         self._fixed = actions.fixed_masks
+        self._others_in = _others_in(n)
+        self._no_tokens = bytes(NUM_CHARACTERS)
         self._mask_none = np.zeros(len(actions), dtype=np.int8)
         self._current = self._mask_none
 
@@ -544,21 +558,22 @@ class HoaxGame(RulesEngine):
         table.to_act = seat
         if decision in self._fixed:
             self._current = self._fixed[decision]
-            return
-        mask = self._mask
-        mask[:] = 0
-        a = self.actions
-        if decision == TURN:
-            live = ~table.eliminated[self.rotations[seat]]  # by offset from the actor
-            if not table.claimed:
-                mask[a.claim_ids] = ~table.impostor[seat, a.claim_character] & live[a.claim_offset]
-            if table.resources[seat].min() >= 1:
-                mask[a.investigate_ids] = live[1:]
-            if not table.accused:
-                mask[a.accuse_ids] = live[a.accuse_offset]
-            if table.claimed:
-                mask[a.end_turn] = 1
+        elif decision == TURN:
+            self._current = self._turn_mask(seat)
         else:  # IMMUNITY
-            mask[a.immune_ids] = self.sheet.immune_characters(table.claim.character) & ~table.impostor[seat]
-            mask[a.no_immunity] = 1
-        self._current = mask
+            mask = self._mask
+            mask[:] = 0
+            mask[self.actions.immune_ids] = self.sheet.immune_characters(table.claim.character) & ~table.impostor[seat]
+            mask[self.actions.no_immunity] = 1
+            self._current = mask
+
+    def _turn_mask(self, seat: int) -> np.ndarray:
+        """One of the action table's turn masks, less the claims the seat's impostor tokens forbid."""
+        table = self.table
+        can_pay = min(table.resources[seat].tolist()) >= 1
+        others_in = self._others_in[seat, table.eliminated.tobytes()]
+        mask = self.actions.turn_masks[table.claimed, table.accused, can_pay, others_in]
+        tokens = table.impostor[seat].tobytes()
+        if table.claimed or tokens == self._no_tokens:
+            return mask
+        return np.bitwise_and(mask, self.actions.claimable[tokens], out=self._mask)
