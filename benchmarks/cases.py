@@ -4,7 +4,8 @@ Every loop picks an action uniformly among the legal ones with Python's
 `random.Random(seed)` (`legal[choose.randrange(len(legal))]`), so choosing
 costs the same in every case, and plays whole games until its time is up: a
 run never stops mid-game, and its steps are the decisions taken. Every run of
-a case starts from the same seeds, so repeats replay the same games.
+a case seeds its first game only (later games go on from there, as a user's
+loop does), so repeats replay the same games.
 """
 
 from __future__ import annotations
@@ -24,16 +25,30 @@ import numpy as np
 class Run:
     steps: int
     games: int
-    seconds: float
+    seconds: float  # wall-clock
+    cpu_seconds: float  # this process's CPU time: less than `seconds` when other jobs took the CPU
+
+
+class Stopwatch:
+    """Wall-clock and CPU time since it was made."""
+
+    def __init__(self):
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.wall
+
+    def run(self, steps: int, games: int) -> Run:
+        return Run(steps, games, self.elapsed(), time.process_time() - self.cpu)
 
 
 def play_aec(env, seconds: float, seed: int) -> Run:
     """A user's loop over an AEC env: `last()` builds the observation and the mask every step."""
     choose = random.Random(seed)
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + games)
+    watch = Stopwatch()
+    while watch.elapsed() < seconds:
+        env.reset(seed=seed if games == 0 else None)  # reseeding every game would rebuild rlcard's envs each time
         for _ in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
@@ -43,7 +58,7 @@ def play_aec(env, seconds: float, seed: int) -> Run:
             env.step(int(legal[choose.randrange(len(legal))]))
             steps += 1
         games += 1
-    return Run(steps, games, time.perf_counter() - start)
+    return watch.run(steps, games)
 
 
 def play_engine(definition, config, seconds: float, seed: int) -> Run:
@@ -51,8 +66,8 @@ def play_engine(definition, config, seconds: float, seed: int) -> Run:
     np_rng = np.random.default_rng(seed)
     choose = random.Random(seed)
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    watch = Stopwatch()
+    while watch.elapsed() < seconds:
         engine = definition.new_game(config, np_rng, None)
         engine.start()
         while not engine.is_over:
@@ -60,14 +75,14 @@ def play_engine(definition, config, seconds: float, seed: int) -> Run:
             engine.apply(int(legal[choose.randrange(len(legal))]))
             steps += 1
         games += 1
-    return Run(steps, games, time.perf_counter() - start)
+    return watch.run(steps, games)
 
 
 def play_vec(vec_env, seconds: float, choose: random.Random) -> Run:
     """Learner steps through a vectorised env, masks fetched the way MaskablePPO fetches them."""
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    watch = Stopwatch()
+    while watch.elapsed() < seconds:
         actions = []
         for mask in vec_env.env_method("action_masks"):
             legal = np.flatnonzero(mask)
@@ -75,7 +90,7 @@ def play_vec(vec_env, seconds: float, choose: random.Random) -> Run:
         _, _, dones, _ = vec_env.step(np.array(actions))
         steps += len(actions)
         games += int(dones.sum())
-    return Run(steps, games, time.perf_counter() - start)
+    return watch.run(steps, games)
 
 
 class Case(ABC):

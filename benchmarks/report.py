@@ -149,6 +149,18 @@ MEMORY_INTRO = (
 )
 
 
+def _cpu_share_line(cases: list[dict]) -> str:
+    """How much of the CPU the timing process got: how far other jobs may have pulled the figures down."""
+    shares = sorted(c["cpu_share"] for c in cases if not c["interface"].startswith("SubprocVecEnv"))
+    if not shares:
+        return ""
+    median = shares[len(shares) // 2]
+    return (
+        f"The timed loops had the CPU for {median:.0%} of the wall-clock time (median over the cases; near 100% on a"
+        " quiet machine); `results.json` also gives each case's rate per CPU second."
+    )
+
+
 def write_markdown(results: dict, path: Path) -> None:
     settings = results["settings"]
     lines = [
@@ -160,7 +172,7 @@ def write_markdown(results: dict, path: Path) -> None:
             " the cases take turns, one run each per round."
         ),
         "",
-        f"Machine: {_machine_line(results['machine'])}",
+        f"Machine: {_machine_line(results['machine'])} {_cpu_share_line(results['cases'])}",
         "",
     ]
     if settings["quick"]:

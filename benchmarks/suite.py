@@ -280,6 +280,8 @@ def summarise(case: Case, runs: list[Run]) -> dict:
         "mean_game_length": steps / games if games else None,
         "repeats": len(runs),
         "runs_steps_per_second": rates,
+        "steps_per_cpu_second": statistics.median(run.steps / run.cpu_seconds for run in runs),
+        "cpu_share": sum(run.cpu_seconds for run in runs) / sum(run.seconds for run in runs),
     }
 
 

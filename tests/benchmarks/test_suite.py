@@ -57,6 +57,7 @@ def test_every_case_of_the_full_suite_has_positive_figures(full):
     for case in results["cases"]:
         assert case["repeats"] == suite.QUICK_REPEATS == len(case["runs_steps_per_second"])
         assert case["steps_per_second"] > 0 and min(case["runs_steps_per_second"]) > 0
+        assert case["steps_per_cpu_second"] > 0 and case["cpu_share"] > 0
         if not case["interface"].startswith("SubprocVecEnv"):  # the others play whole games only
             assert case["games_per_second"] > 0 and case["mean_game_length"] >= 1
 
