@@ -23,6 +23,9 @@ Everything goes to `--out` (default `runs/<game>-<players>p-seed<seed>`):
 model.zip, checkpoints/, tensorboard/, curve.csv, learning_curve.png,
 evaluation.csv. Bad input prints one `train: error: ...` line and exits
 with status 2.
+
+`--backend rllib` hands the other arguments to `training.rllib_train`: PPO
+with Ray RLlib on every seat, on this machine or a Ray cluster.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from training.evaluate import Row, evaluate
 from training.progress import progress_bar
 
 OPPONENT_KINDS = ("random", "scripted")
+BACKENDS = ("sb3", "rllib")
 
 
 @dataclass
@@ -249,7 +253,18 @@ def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentPar
     parser.add_argument("--pool-size", type=non_negative_int, default=5,
                         help="frozen past versions kept as opponents (5)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3",
+                        help="sb3: this trainer (default); rllib: PPO on every seat with Ray RLlib, locally or on a "
+                             "cluster, with options of its own (--backend rllib --help)")
     return parser
+
+
+def backend_of(argv: list[str]) -> tuple[str, list[str]]:
+    """The --backend asked for, and the other arguments."""
+    parser = Parser(add_help=False)
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3")
+    known, rest = parser.parse_known_args(argv)
+    return known.backend, rest
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -268,7 +283,13 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m training.train") -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
+        backend, rest = backend_of(argv)
+        if backend == "rllib":
+            from training import rllib_train
+
+            return rllib_train.main(rest, prog=f"{prog} --backend rllib")
         settings = settings_from(build_parser(prog).parse_args(argv))
     except UsageError as error:
         print(f"train: error: {error}", file=sys.stderr)
