@@ -114,9 +114,9 @@ class SecretsObserver(Observer):
         table = self.table
         order = self.rotations[seat]
         v = self._views[seat]
-        v["face_up"][:] = table.face_up[order]
-        v["face_down"][:] = table.face_down[order]
-        v["bullets_received"][:] = table.bullets[order]
+        v["face_up"][:] = [table.face_up[s] for s in order]
+        v["face_down"][:] = [table.face_down[s] for s in order]
+        v["bullets_received"][:] = [table.bullets[s] for s in order]
         v["bullet_givers"][:] = self.bullet_givers[np.ix_(order, order)]
         _one_hot_seat(v["active_player"], table.active, seat, self.num_players)
         v["revealed"][:] = 0

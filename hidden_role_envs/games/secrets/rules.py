@@ -110,9 +110,9 @@ class SecretsTable:
     def __init__(self, num_players: int):
         n = num_players
         self.num_players = n
-        self.face_up = np.zeros((n, NUM_CHARACTERS), dtype=np.int16)  # per screen, per character
-        self.face_down = np.zeros(n, dtype=np.int16)
-        self.bullets = np.zeros(n, dtype=np.int16)  # Bullets received (values hidden)
+        self.face_up = [[0] * NUM_CHARACTERS for _ in range(n)]  # per screen, per character
+        self.face_down = [0] * n
+        self.bullets = [0] * n  # Bullets received (values hidden)
         self.active = 0
         self.revealed: tuple[int, ...] = ()  # the character(s) showing this turn
         self.offer_target = NOBODY
@@ -124,7 +124,7 @@ class SecretsTable:
         self.turn = 0  # turns completed
 
     def cards_on_screen(self, seat: int) -> int:
-        return int(self.face_up[seat].sum() + self.face_down[seat] + self.bullets[seat])
+        return sum(self.face_up[seat]) + self.face_down[seat] + self.bullets[seat]
 
 
 def _parse_items(value, names: tuple[str, ...], what: str) -> list[int]:
@@ -161,6 +161,7 @@ class SecretsGame(RulesEngine):
         self.actions = secrets_actions(n)
         self.end_size = screen_size_that_ends_the_game(n)
         self.everyone = tuple(range(n))
+        self.others = tuple(tuple(s for s in self.everyone if s != seat) for seat in self.everyone)
         self.table = SecretsTable(n)
 
         token_multiset = [kind for kind, count in enumerate(TOKENS_BY_PLAYERS[n]) for _ in range(count)]
@@ -271,19 +272,19 @@ class SecretsGame(RulesEngine):
             target = (actor + arg) % n
             self._add_to_screen(target, POLITICIAN, events)
             events.append(Event("looked", (actor,), (actor, target, self.tokens[target])))
-            events.append(Event("looked_unseen", self._others(actor), (actor, target)))
+            events.append(Event("looked_unseen", self.others[actor], (actor, target)))
             self._end_turn(events)
         elif kind == DIPLOMAT_SIDE:
             neighbour = (actor + arg) % n
             self._swap_tokens(neighbour, n)
             events.append(Event("swapped", (actor,), (actor, neighbour, n)))
             left, right = (actor + LEFT) % n, (actor - 1) % n
-            events.append(Event("swapped_one_of", self._others(actor), (actor, ((left, n), (right, n)))))
+            events.append(Event("swapped_one_of", self.others[actor], (actor, ((left, n), (right, n)))))
             self._end_turn(events)
         elif kind == DETECTIVE_LOOK:
             place = n if arg == CENTRE else (actor + arg) % n
             events.append(Event("looked", (actor,), (actor, place, self.tokens[place])))
-            events.append(Event("looked_unseen", self._others(actor), (actor, place)))
+            events.append(Event("looked_unseen", self.others[actor], (actor, place)))
             self._end_turn(events)
         elif kind == ASSASSIN_TARGET:
             target = (actor + arg) % n
@@ -345,9 +346,9 @@ class SecretsGame(RulesEngine):
 
     def scores(self) -> list[int]:
         """Individual scores: face-up character values plus Bullets (face-down cards count 0)."""
-        values = np.array(CARD_VALUES)
         return [
-            int(self.table.face_up[s] @ values) + sum(v for _, v in self.bullets_received[s])
+            sum(count * value for count, value in zip(self.table.face_up[s], CARD_VALUES))
+            + sum(v for _, v in self.bullets_received[s])
             for s in range(self.num_players)
         ]
 
@@ -361,14 +362,11 @@ class SecretsGame(RulesEngine):
         cards = list(self.deck) + self.in_hand
         for seat in self.everyone:
             for card, count in enumerate(self.table.face_up[seat]):
-                cards += [card] * int(count)
+                cards += [card] * count
             cards += self.turned_down[seat]
         return cards
 
     # --- the turn -----------------------------------------------------
-
-    def _others(self, seat: int) -> tuple[int, ...]:
-        return tuple(s for s in self.everyone if s != seat)
 
     def _ask(self, decision: int, seat: int) -> None:
         self.table.decision = decision
@@ -407,7 +405,7 @@ class SecretsGame(RulesEngine):
         self.deck.append(other)  # the card not chosen goes face down to the bottom
         self.in_hand = [card]
         events.append(Event("card_chosen", (table.active,), (table.active, card)))
-        events.append(Event("card_chosen_unseen", self._others(table.active), (table.active,)))
+        events.append(Event("card_chosen_unseen", self.others[table.active], (table.active,)))
         self._ask(OFFER, table.active)
 
     def _make_offer(self, target: int, claim: int, events: list[Event]) -> None:
@@ -439,10 +437,10 @@ class SecretsGame(RulesEngine):
             self._swap_tokens(receiver, n)
             events.append(Event("swapped", self.everyone, (receiver, receiver, n)))
             events.append(Event("looked", (receiver,), (receiver, receiver, self.tokens[receiver])))
-            events.append(Event("looked_unseen", self._others(receiver), (receiver, receiver)))
+            events.append(Event("looked_unseen", self.others[receiver], (receiver, receiver)))
             self._end_turn(events)
         elif card == JOURNALIST:
-            events.append(Event("looked", self._others(receiver), (NOBODY, receiver, self.tokens[receiver])))
+            events.append(Event("looked", self.others[receiver], (NOBODY, receiver, self.tokens[receiver])))
             events.append(Event("shown_unseen", (receiver,), (receiver,)))
             self._end_turn(events)
         elif card == DIPLOMAT:
@@ -453,7 +451,7 @@ class SecretsGame(RulesEngine):
         elif card == ASSASSIN:
             self.bullet_in_hand = self.bullet_deck.popleft()
             events.append(Event("bullet_drawn", (receiver,), (receiver, self.bullet_in_hand)))
-            events.append(Event("bullet_drawn_unseen", self._others(receiver), (receiver,)))
+            events.append(Event("bullet_drawn_unseen", self.others[receiver], (receiver,)))
             self._ask(ASSASSIN_TARGET, receiver)
         else:  # Scientist: its effect, if any, happened as it landed
             self._end_turn(events)
@@ -466,9 +464,9 @@ class SecretsGame(RulesEngine):
         events.append(Event("card_added", self.everyone, (seat, card)))
         if card == SCIENTIST and face_up[SCIENTIST] >= 2:
             for down, count in enumerate(face_up):
-                self.turned_down[seat] += [down] * int(count)
-            self.table.face_down[seat] += face_up.sum()
-            face_up[:] = 0
+                self.turned_down[seat] += [down] * count
+            self.table.face_down[seat] += sum(face_up)
+            face_up[:] = [0] * NUM_CHARACTERS
             events.append(Event("scientists_flipped", self.everyone, (seat,)))
 
     def _swap_tokens(self, p: int, q: int) -> None:
@@ -478,12 +476,12 @@ class SecretsGame(RulesEngine):
         table = self.table
         for seat in sorted(self.touched):  # identical face-up pairs turn face down
             face_up = table.face_up[seat]
-            for card in range(NUM_CHARACTERS):
-                if face_up[card] >= 2:
-                    pairs = face_up[card] // 2
+            for card, count in enumerate(face_up):
+                if count >= 2:
+                    pairs = count // 2
                     face_up[card] -= 2 * pairs
                     table.face_down[seat] += 2 * pairs
-                    self.turned_down[seat] += [card] * (2 * int(pairs))
+                    self.turned_down[seat] += [card] * (2 * pairs)
                     events.append(Event("pair_turned_down", self.everyone, (seat, card)))
         self._update_un_token(events)
         table.turn += 1

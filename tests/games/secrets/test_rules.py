@@ -1286,7 +1286,7 @@ def snapshot(env) -> tuple:
         observations,
         list(eng.tokens), list(eng.deck), list(eng.bullet_deck), list(eng.in_hand), eng.bullet_in_hand,
         [list(b) for b in eng.bullets_received],
-        t.face_up.tobytes(), t.face_down.tobytes(), t.bullets.tobytes(),
+        [list(row) for row in t.face_up], list(t.face_down), list(t.bullets),
         (t.active, t.revealed, t.offer_target, t.claim, t.card_in_play, t.un_holder, t.decision, t.to_act, t.turn),
         env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
         dict(env.truncations), eng.is_over,
