@@ -95,7 +95,7 @@ class MascaradeObserver(Observer):
         order = self.rotations[seat]
         to_relative = self.relative_place[seat]
         v = self._views[seat]
-        v["coins"][:] = table.coins[order]
+        v["coins"][:] = table.coins[seat:] + table.coins[:seat]  # from the observer leftwards
         v["courthouse"][0] = table.courthouse
         _one_hot_seat(v["active_player"], table.active, seat, n)
         _one_hot_seat(v["to_act"], table.to_act, seat, n)

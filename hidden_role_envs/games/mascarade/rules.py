@@ -68,7 +68,7 @@ class MascaradeTable:
     def __init__(self, num_players: int):
         n = num_players
         self.num_players = n
-        self.coins = np.full(n, STARTING_COINS, dtype=np.int64)
+        self.coins = [STARTING_COINS] * n  # a list: the rules read and write single seats' coins
         self.courthouse = 0
         self.from_bank = 0  # coins the bank has paid out so far
         self.active = 0
@@ -264,7 +264,7 @@ class MascaradeGame(RulesEngine):
         elif decision == WITCH_TARGET:
             target = (actor + arg) % n
             coins = table.coins
-            before = (actor, target, int(coins[actor]), int(coins[target]))
+            before = (actor, target, coins[actor], coins[target])
             events.append(Event("fortunes_swapped", self.everyone, before))
             coins[actor], coins[target] = coins[target], coins[actor]
             self._power_done(events)
@@ -389,12 +389,12 @@ class MascaradeGame(RulesEngine):
             elif character == QUEEN:
                 self._pay(BANK, seat, 2, events)
             elif character == WIDOW:
-                self._pay(BANK, seat, max(0, WIDOW_COINS - int(table.coins[seat])), events)
+                self._pay(BANK, seat, max(0, WIDOW_COINS - table.coins[seat]), events)
             elif character == THIEF:
                 self._pay((seat + 1) % n, seat, 1, events)
                 self._pay((seat - 1) % n, seat, 1, events)
             elif character == CHEAT and table.coins[seat] >= CHEAT_COINS:
-                self._finish((seat,), f"player_{seat}, the Cheat, has {int(table.coins[seat])} coins and wins", events)
+                self._finish((seat,), f"player_{seat}, the Cheat, has {table.coins[seat]} coins and wins", events)
                 return
             self._power_done(events)
 
@@ -413,7 +413,7 @@ class MascaradeGame(RulesEngine):
         """Move coins; a player who must pay more than they have pays all they have."""
         table = self.table
         if payer >= 0:
-            amount = min(amount, int(table.coins[payer]))
+            amount = min(amount, table.coins[payer])
             table.coins[payer] -= amount
         elif payer == COURTHOUSE:
             table.courthouse -= amount
@@ -429,19 +429,20 @@ class MascaradeGame(RulesEngine):
     def _richest_others(self, seat: int) -> list[int]:
         coins = self.table.coins
         others = self.others[seat]
-        most = max(coins[s] for s in others)
+        most = max([coins[s] for s in others])
         return [s for s in others if coins[s] == most]
 
     def _check_end(self, events: list[Event]) -> bool:
         """13 coins or more wins at once; a player at 0 ends the game and the richest win."""
         coins = self.table.coins
-        if coins.max() >= WINNING_COINS:
-            winners = tuple(int(s) for s in np.flatnonzero(coins >= WINNING_COINS))
+        most = max(coins)
+        if most >= WINNING_COINS:
+            winners = tuple(s for s, c in enumerate(coins) if c >= WINNING_COINS)
             self._finish(winners, f"{_names(winners)} reached {WINNING_COINS} coins", events)
-        elif coins.min() <= 0:
-            winners = tuple(int(s) for s in np.flatnonzero(coins == coins.max()))
-            broke = _names(tuple(int(s) for s in np.flatnonzero(coins <= 0)))
-            richest = f"the richest, {_names(winners)}, with {int(coins.max())} coins"
+        elif min(coins) <= 0:
+            winners = tuple(s for s, c in enumerate(coins) if c == most)
+            broke = _names(tuple(s for s, c in enumerate(coins) if c <= 0))
+            richest = f"the richest, {_names(winners)}, with {most} coins"
             self._finish(winners, f"{broke} went broke; {richest}", events)
         return self.over
 

@@ -805,7 +805,7 @@ def snapshot(env) -> tuple:
         o = env.observe(agent)
         observations[agent] = (o["observation"].tobytes(), o["action_mask"].tobytes())
     return (
-        observations, list(eng.cards), t.coins.tobytes(), t.courthouse, t.from_bank,
+        observations, list(eng.cards), list(t.coins), t.courthouse, t.from_bank,
         (t.active, t.turn, t.forced, t.decision, t.to_act, t.announcement, t.announcer, list(t.claimants),
          list(t.claim_places), dict(t.revealed), t.power_user, t.power_places, t.revealed_last_turn),
         env.agent_selection, dict(env.rewards), dict(env.terminations), eng.is_over,
