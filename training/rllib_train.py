@@ -146,20 +146,32 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     args.final_games)
 
 
+def quiet_ray_logs() -> None:
+    """Ray's warnings about its own API versions, which say nothing of the run, stay out of the output."""
+    import logging
+
+    import ray.rllib  # noqa: F401  (sets its own logger's level when first imported)
+
+    for name in ("ray", "ray.rllib"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
 def start_ray(s: Settings) -> int:
     """Start or join Ray; return the number of env runners to use."""
     import logging
 
     import ray
 
+    quiet_ray_logs()
+    options = {"logging_level": logging.ERROR, "runtime_env": {"worker_process_setup_hook": "training.rllib_train.quiet_ray_logs"}}
     if s.address is None:
         cpus = os.cpu_count() or 1
         runners = cpus if s.env_runners is None else s.env_runners
         # never fewer CPUs than runners: more runners than cores share them instead of waiting for a free one
-        ray.init(address="local", num_cpus=max(cpus, runners), include_dashboard=False, logging_level=logging.ERROR)
+        ray.init(address="local", num_cpus=max(cpus, runners), include_dashboard=False, **options)
         return runners
     try:
-        ray.init(address=s.address, logging_level=logging.ERROR)
+        ray.init(address=s.address, **options)
     except (ConnectionError, RuntimeError) as error:
         raise UsageError(f"--address {s.address!r}: {error}") from None
     cluster_cpus = int(ray.cluster_resources().get("CPU", 0))
@@ -180,7 +192,7 @@ def build_algorithm(s: Settings, env_runners: int):
     env_config = {"game": s.game, "num_players": s.num_players, "roles": s.policy_per_role}
     probe = rllib_env.GameEnv(env_config)
     agent = probe.possible_agents[0]
-    policies = rllib_env.FIXED_ROLES[s.game][0] if s.policy_per_role else (rllib_env.SHARED_POLICY,)
+    policies = policy_ids(s.game, s.policy_per_role)
     module = RLModuleSpec(
         module_class=ActionMaskingTorchRLModule,
         observation_space=probe.observation_spaces[agent],
@@ -274,22 +286,42 @@ def write_progress(path: str, iterations: list[Iteration]) -> None:
                                f"{it.seconds:.2f}"])
 
 
-class ModulePolicy:
-    """A trained RLModule as a table policy: its most likely legal action (the module masks the rest)."""
+def policy_ids(game: str, policy_per_role: bool) -> tuple[str, ...]:
+    from training.rllib_env import FIXED_ROLES, SHARED_POLICY
 
-    def __init__(self, algorithm, s: Settings):
+    return FIXED_ROLES[game][0] if policy_per_role else (SHARED_POLICY,)
+
+
+class ModulePolicy:
+    """Trained RLModules as a table policy: the most likely legal action (the module masks the rest).
+
+    With roles, a seat's role is read from its observation, as during training.
+    """
+
+    def __init__(self, modules: dict, game: str, num_players: int):
         import torch
 
         from training.rllib_env import FIXED_ROLES, SHARED_POLICY
 
         self.torch = torch
-        self.modules = {policy: algorithm.get_module(policy) for policy in algorithm.config.policies}
-        self.read_role = FIXED_ROLES[s.game][1] if s.policy_per_role else None
-        self.shared = SHARED_POLICY
-        self.fields = registry.make(s.game, num_players=s.num_players).unwrapped.observation_fields
+        self.modules = modules
+        self.read_role = FIXED_ROLES[game][1] if SHARED_POLICY not in modules else None
+        self.fields = registry.make(game, num_players=num_players).unwrapped.observation_fields
+
+    @classmethod
+    def from_checkpoint(cls, path: str, game: str, num_players: int, policy_per_role: bool = False) -> ModulePolicy:
+        """The policies of a checkpoint written by training (`checkpoints/step_<n>/`)."""
+        from ray.rllib.core.rl_module.rl_module import RLModule
+
+        folder = os.path.join(os.path.abspath(path), "learner_group", "learner", "rl_module")
+        modules = {policy: RLModule.from_checkpoint(os.path.join(folder, policy))
+                   for policy in policy_ids(game, policy_per_role)}
+        return cls(modules, game, num_players)
 
     def __call__(self, observation: dict) -> int:
-        policy = self.read_role(observation["observation"], self.fields) if self.read_role else self.shared
+        from training.rllib_env import SHARED_POLICY
+
+        policy = self.read_role(observation["observation"], self.fields) if self.read_role else SHARED_POLICY
         batch = {"obs": {
             "observations": self.torch.as_tensor(observation["observation"][None]),
             "action_mask": self.torch.as_tensor(observation["action_mask"][None], dtype=self.torch.float32),
@@ -320,7 +352,11 @@ def train(s: Settings, env_runners: int) -> tuple[list[Iteration], str, dict[str
             if it.env_steps >= s.timesteps or it.number % s.checkpoint_every == 0:
                 checkpoint = os.path.abspath(os.path.join(s.out, "checkpoints", f"step_{it.env_steps}"))
                 algorithm.save_to_path(checkpoint)
-        final = evaluate_final(ModulePolicy(algorithm, s), s) if s.final_games else {}
+        if s.final_games:
+            modules = {policy: algorithm.get_module(policy) for policy in policy_ids(s.game, s.policy_per_role)}
+            final = evaluate_final(ModulePolicy(modules, s.game, s.num_players), s)
+        else:
+            final = {}
     finally:
         algorithm.stop()
     return iterations, checkpoint, final
