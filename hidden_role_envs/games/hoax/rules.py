@@ -24,10 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
+from typing import NamedTuple
 
 import numpy as np
 
-from hidden_role_envs.core.game import Event, Outcome, RulesEngine, relative_order
+from hidden_role_envs.core.game import Event, Outcome, RulesEngine
 from hidden_role_envs.games.hoax.actions import (
     ACCUSE,
     CALL,
@@ -75,8 +76,7 @@ class HoaxConfig:
     sheet: CharacterSheet
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """A claim in progress, public: who, which character, and the privilege's choices (absolute seats)."""
 
     claimant: int
@@ -109,7 +109,8 @@ class HoaxTable:
         self.winner = NOBODY
 
     def live_seats(self) -> list[int]:
-        return [s for s in range(self.num_players) if not self.eliminated[s]]
+        eliminated = self.eliminated.tolist()
+        return [s for s in range(self.num_players) if not eliminated[s]]
 
 
 def _parse_characters(value, names: tuple[str, ...], num_players: int) -> list[int]:
@@ -129,8 +130,10 @@ def _parse_characters(value, names: tuple[str, ...], num_players: int) -> list[i
 
 
 @cache
-def _rotations(num_players: int) -> np.ndarray:
-    return relative_order(num_players)
+def _turn_orders(num_players: int) -> tuple[tuple[int, ...], ...]:
+    """`turn_orders[seat]`: every seat in turn order from `seat`'s left, ending with `seat`."""
+    n = num_players
+    return tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
 
 
 @cache
@@ -164,7 +167,8 @@ class HoaxGame(RulesEngine):
         self.actions = actions
         self.rng = rng
         self.everyone = tuple(range(n))
-        self.rotations = _rotations(n)
+        self._turn_orders = _turn_orders(n)
+        self._all_but = tuple(tuple(s for s in self.everyone if s != seat) for seat in self.everyone)
         self.table = HoaxTable(n)
 
         if "characters" in setup:
@@ -295,7 +299,7 @@ class HoaxGame(RulesEngine):
         elif decision == VOTE:
             self._ballots[actor] = 1 if verb == THUMBS_UP else -1
             events.append(Event("voted", (actor,), (actor, self._ballots[actor])))
-            events.append(Event("vote_cast", tuple(s for s in self.everyone if s != actor), (actor,)))
+            events.append(Event("vote_cast", self._all_but[actor], (actor,)))
             self._voters.pop(0)
             if self._voters:
                 self._ask(VOTE, self._voters[0])
@@ -342,8 +346,8 @@ class HoaxGame(RulesEngine):
 
     def _in_turn_order_after(self, seat: int) -> list[int]:
         """The seats still in, in turn order starting from `seat`'s left (ending with `seat` if it is in)."""
-        eliminated = self.table.eliminated
-        return [int(s) for s in self.rotations[(seat + 1) % self.num_players] if not eliminated[s]]
+        eliminated = self.table.eliminated.tolist()
+        return [s for s in self._turn_orders[seat] if not eliminated[s]]
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
         table = self.table
@@ -373,13 +377,13 @@ class HoaxGame(RulesEngine):
             self._claim_stands(events)
 
     def _count_votes(self, events: list[Event]) -> None:
-        table = self.table
-        table.votes[:] = 0
+        votes = [0] * self.num_players
         for seat, vote in self._ballots.items():
-            table.votes[seat] = vote
+            votes[seat] = vote
+        self.table.votes[:] = votes
         self._ballots = {}
-        events.append(Event("votes_revealed", self.everyone, (tuple(int(v) for v in table.votes),)))
-        if (table.votes == -1).sum() > (table.votes == 1).sum():
+        events.append(Event("votes_revealed", self.everyone, (tuple(votes),)))
+        if votes.count(-1) > votes.count(1):
             self._check_claim(events)
         else:
             self._claim_stands(events)
@@ -512,16 +516,18 @@ class HoaxGame(RulesEngine):
         right = self.characters[target] == character
         events.append(Event("accused", self.everyone, (accuser, target, character, right)))
         if right:  # the target is out; their resources go to the accuser, their impostor tokens stay
-            for resource in np.flatnonzero(table.resources[target]):
-                self._move(target, accuser, int(resource), int(table.resources[target, resource]), events)
+            for resource, count in enumerate(table.resources[target].tolist()):
+                if count:
+                    self._move(target, accuser, resource, count, events)
             self._eliminate(target, events)
             if len(table.live_seats()) == 1:
                 self._win(accuser, f"player_{accuser} is the last player left", events)
             else:
                 self._ask(TURN, accuser)
         else:  # the accuser is out; their resources and impostor tokens go back to the supply
-            for resource in np.flatnonzero(table.resources[accuser]):
-                self._move(accuser, SUPPLY, int(resource), int(table.resources[accuser, resource]), events)
+            for resource, count in enumerate(table.resources[accuser].tolist()):
+                if count:
+                    self._move(accuser, SUPPLY, resource, count, events)
             table.impostor[accuser] = False
             self._eliminate(accuser, events)
             live = table.live_seats()
