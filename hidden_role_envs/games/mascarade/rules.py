@@ -60,6 +60,7 @@ NOBODY = -1
 BANK, COURTHOUSE = -2, -3  # payers and payees besides the seats
 GAME_OVER = -1  # table.decision once the game has ended
 INQUISITOR_FINE = 4
+NOBODY_REVEALED: frozenset[int] = frozenset()
 
 
 class MascaradeTable:
@@ -81,7 +82,7 @@ class MascaradeTable:
         self.claimants: list[int] = []  # other players who claimed it, in order
         self.claim_places: list[int] = []  # the cards announced and claimed with, the announcer's first
         self.revealed: dict[int, int] = {}  # place -> character, revealed this turn
-        self.revealed_last_turn: frozenset[int] = frozenset()  # seats whose card was revealed in the previous turn
+        self.revealed_last_turn = NOBODY_REVEALED  # seats whose card was revealed in the previous turn
         self.power_user = NOBODY  # who is using a power that asks a decision
         self.power_places: tuple[int, ...] = ()  # cards the power in progress handles (Spy, Inquisitor)
 
@@ -303,13 +304,6 @@ class MascaradeGame(RulesEngine):
 
     def _start_turn(self, events: list[Event]) -> None:
         table = self.table
-        table.announcement = table.announcer = table.power_user = NOBODY
-        table.claimants = []
-        table.claim_places = []
-        table.revealed = {}
-        table.power_places = ()
-        self.revealed_seats = set()
-        self.fined = []
         table.forced = table.preparation or table.active in table.revealed_last_turn
         events.append(Event("turn", self.everyone, (table.active, table.forced)))
         self._ask(TURN, table.active)
@@ -317,7 +311,15 @@ class MascaradeGame(RulesEngine):
     def _end_turn(self, events: list[Event]) -> None:
         table = self.table
         table.turn += 1
-        table.revealed_last_turn = frozenset(self.revealed_seats)
+        table.revealed_last_turn = frozenset(self.revealed_seats) if self.revealed_seats else NOBODY_REVEALED
+        if table.announcement != NOBODY:  # only an announcement leaves something of the turn on the table
+            table.announcement = table.announcer = table.power_user = NOBODY
+            table.claimants = []
+            table.claim_places = []
+            table.revealed = {}
+            table.power_places = ()
+            self.revealed_seats = set()
+            self.fined = []
         table.active = (table.active + 1) % self.num_players
         self._start_turn(events)
 
