@@ -74,6 +74,8 @@ class HoaxActions(ActionTable):
 
     def __init__(self, num_players: int, sheet: CharacterSheet):
         n = num_players
+        self.num_players = num_players
+        self.sheet = sheet
         others = range(1, n)
         entries: list[tuple[str, int, str, tuple]] = []
         for r, resource in enumerate(RESOURCES):
@@ -113,6 +115,8 @@ class HoaxActions(ActionTable):
         self.immune_ids = ids(IMMUNE)  # by character
         self.no_immunity = self.ids["no immunity"]
         self.of_decision = {d: [a for a, m in enumerate(self.meaning) if m[0] == d] for d in range(len(DECISIONS))}
+        self.none_legal = np.zeros(len(self), dtype=np.int8)  # once the game is over
+        self.none_legal.flags.writeable = False
         self.fixed_masks = {}  # decisions whose actions are always all legal (read-only, shared)
         for decision in (PICK, HOAX_CALL, VOTE):
             mask = np.zeros(len(self), dtype=np.int8)
@@ -130,6 +134,13 @@ class HoaxActions(ActionTable):
             mask[self.claim_ids] = ~np.array(tokens)[self.claim_character]
             mask.flags.writeable = False
             self.claimable[np.array(tokens).tobytes()] = mask
+
+    # Never modified after it is built: copies share it and a pickle rebuilds it.
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (HoaxActions, (self.num_players, self.sheet))
 
     def _turn_mask(self, claimed: bool, accused: bool, can_pay: bool, others_in: int, n: int) -> np.ndarray:
         in_game = np.array([True] + [bool(others_in >> (k - 1) & 1) for k in range(1, n)])  # by offset from the actor

@@ -86,6 +86,9 @@ class Claim(NamedTuple):
     player: int = NOBODY  # the named player, if the option names one
 
 
+_FULL_SUPPLY = np.full(NUM_RESOURCES, SUPPLY_PER_TYPE, dtype=np.int16)  # copied: faster than np.full
+
+
 class HoaxTable:
     """The public table: everything here is seen by every seat."""
 
@@ -93,7 +96,7 @@ class HoaxTable:
         n = num_players
         self.num_players = n
         self.resources = np.zeros((n, NUM_RESOURCES), dtype=np.int16)  # per seat: Cash, Evidence, Prestige
-        self.supply = np.full(NUM_RESOURCES, SUPPLY_PER_TYPE, dtype=np.int16)
+        self.supply = _FULL_SUPPLY.copy()
         self.impostor = np.zeros((n, NUM_CHARACTERS), dtype=bool)  # impostor tokens on each reference sheet
         self.eliminated = np.zeros(n, dtype=bool)
         self.hoax_holder = NOBODY  # NOBODY: the Hoax card lies in the centre
@@ -129,22 +132,35 @@ def _parse_characters(value, names: tuple[str, ...], num_players: int) -> list[i
     return items
 
 
-@cache
-def _turn_orders(num_players: int) -> tuple[tuple[int, ...], ...]:
-    """`turn_orders[seat]`: every seat in turn order from `seat`'s left, ending with `seat`."""
-    n = num_players
-    return tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+class Seating:
+    """Seat arithmetic for one table size, worked out once and shared by its games."""
+
+    def __init__(self, num_players: int):
+        n = num_players
+        self.everyone = tuple(range(n))
+        # all_but[seat]: every other seat
+        self.all_but = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
+        # turn_order_after[seat]: every seat in turn order from `seat`'s left, ending with `seat`
+        self.turn_order_after = tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+        # others_in[seat, eliminated.tobytes()]: bit k-1 set when the seat k places to `seat`'s left is in
+        self.others_in = {}
+        for out in product((False, True), repeat=n):
+            for seat in range(n):
+                code = sum(1 << (k - 1) for k in range(1, n) if not out[(seat + k) % n])
+                self.others_in[seat, np.array(out).tobytes()] = code
+        self.num_players = n
+
+    # Never modified after it is built: copies share it and a pickle rebuilds it.
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (seating, (self.num_players,))
 
 
 @cache
-def _others_in(num_players: int) -> dict[tuple[int, bytes], int]:
-    """`others_in[seat, eliminated.tobytes()]`: bit k-1 set when the seat k places to `seat`'s left is in."""
-    n = num_players
-    codes = {}
-    for out in product((False, True), repeat=n):
-        for seat in range(n):
-            codes[seat, np.array(out).tobytes()] = sum(1 << (k - 1) for k in range(1, n) if not out[(seat + k) % n])
-    return codes
+def seating(num_players: int) -> Seating:
+    return Seating(num_players)
 
 
 class HoaxGame(RulesEngine):
@@ -157,8 +173,8 @@ class HoaxGame(RulesEngine):
 
     def __init__(self, config: HoaxConfig, actions: HoaxActions, rng: np.random.Generator, setup: dict | None = None):
         n = config.num_players
-        setup = dict(setup or {})
-        unknown = set(setup) - {"characters", "first_player"}
+        setup = setup or {}
+        unknown = setup.keys() - {"characters", "first_player"}
         if unknown:
             raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: characters, first_player")
         self.config = config
@@ -166,9 +182,8 @@ class HoaxGame(RulesEngine):
         self.num_players = n
         self.actions = actions
         self.rng = rng
-        self.everyone = tuple(range(n))
-        self._turn_orders = _turn_orders(n)
-        self._all_but = tuple(tuple(s for s in self.everyone if s != seat) for seat in self.everyone)
+        self.seating = seating(n)
+        self.everyone = self.seating.everyone
         self.table = HoaxTable(n)
 
         if "characters" in setup:
@@ -195,10 +210,7 @@ class HoaxGame(RulesEngine):
         self._out: list[int] = []
         self._mask = np.zeros(len(actions), dtype=np.int8)
         self._fixed = actions.fixed_masks
-        self._others_in = _others_in(n)
-        self._no_tokens = bytes(NUM_CHARACTERS)
-        self._mask_none = np.zeros(len(actions), dtype=np.int8)
-        self._current = self._mask_none
+        self._current = actions.none_legal
 
     # --- RulesEngine --------------------------------------------------
 
@@ -299,7 +311,7 @@ class HoaxGame(RulesEngine):
         elif decision == VOTE:
             self._ballots[actor] = 1 if verb == THUMBS_UP else -1
             events.append(Event("voted", (actor,), (actor, self._ballots[actor])))
-            events.append(Event("vote_cast", self._all_but[actor], (actor,)))
+            events.append(Event("vote_cast", self.seating.all_but[actor], (actor,)))
             self._voters.pop(0)
             if self._voters:
                 self._ask(VOTE, self._voters[0])
@@ -347,7 +359,7 @@ class HoaxGame(RulesEngine):
     def _in_turn_order_after(self, seat: int) -> list[int]:
         """The seats still in, in turn order starting from `seat`'s left (ending with `seat` if it is in)."""
         eliminated = self.table.eliminated.tolist()
-        return [s for s in self._turn_orders[seat] if not eliminated[s]]
+        return [s for s in self.seating.turn_order_after[seat] if not eliminated[s]]
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
         table = self.table
@@ -553,7 +565,7 @@ class HoaxGame(RulesEngine):
         table.decision = GAME_OVER
         table.to_act = NOBODY
         table.claim = table.immunity = None
-        self._current = self._mask_none
+        self._current = self.actions.none_legal
         events.append(Event("game_over", self.everyone, (seat, result)))
 
     # --- masks ----------------------------------------------------------
@@ -577,9 +589,9 @@ class HoaxGame(RulesEngine):
         """One of the action table's turn masks, less the claims the seat's impostor tokens forbid."""
         table = self.table
         can_pay = min(table.resources[seat].tolist()) >= 1
-        others_in = self._others_in[seat, table.eliminated.tobytes()]
+        others_in = self.seating.others_in[seat, table.eliminated.tobytes()]
         mask = self.actions.turn_masks[table.claimed, table.accused, can_pay, others_in]
         tokens = table.impostor[seat].tobytes()
-        if table.claimed or tokens == self._no_tokens:
+        if table.claimed or not any(tokens):
             return mask
         return np.bitwise_and(mask, self.actions.claimable[tokens], out=self._mask)
