@@ -60,13 +60,15 @@ class PlaceBeliefs:
     def __init__(self, counts: tuple[int, ...], num_places: int, num_observers: int):
         self.counts = np.array(counts, dtype=np.float64)
         self.probs = np.zeros((num_observers, num_places, len(counts)))
-        self._dirty = np.zeros(num_observers, dtype=bool)
+        self._dirty = np.zeros(num_observers, dtype=bool)  # pinned since its last settling
+        self._any_dirty = False  # the same, for every seat at once, without a NumPy call
 
     def deal(self, cards) -> None:
         """Everybody saw the deal: every place is known."""
         self.probs[:] = 0.0
         self.probs[:, np.arange(len(cards)), list(cards)] = 1.0
         self._dirty[:] = False
+        self._any_dirty = False
 
     def swap(self, observer: int, p: int, q: int) -> None:
         """`observer` knows the cards at p and q swapped."""
@@ -74,7 +76,8 @@ class PlaceBeliefs:
 
     def mix(self, observers: np.ndarray, p: int, q: int) -> None:
         """The observers saw p and q handled, swapped or not, unseen."""
-        self._settle(observers[self._dirty[observers]])
+        if self._any_dirty:
+            self._settle(observers[self._dirty[observers]])
         mixed = 0.5 * (self.probs[observers, p] + self.probs[observers, q])
         self.probs[observers, p] = mixed
         self.probs[observers, q] = mixed
@@ -88,45 +91,55 @@ class PlaceBeliefs:
             self.probs[who, place] = 0.0
             self.probs[who, place, character] = 1.0
             self._dirty[who] = True
+            self._any_dirty = True
 
     def settle(self) -> None:
         """Restore the row and column sums of every seat that pinned a place since the last call."""
-        if self._dirty.any():
+        if self._any_dirty:
             self._settle(np.flatnonzero(self._dirty))
 
     def _settle(self, observers: np.ndarray) -> None:
-        """Each seat's matrix is corrected on its own (how far another seat's needs correcting must not matter)."""
+        """Each seat's matrix is corrected on its own (how far another seat's needs correcting must not matter).
+
+        `m` holds the matrices of the seats still being corrected (`active`)
+        and is written back to `probs` after every change.
+        """
         if not len(observers):
             return
         counts = self.counts
         active = observers
-        for _ in range(self.probs.shape[1]):  # exact deductions, repeated while they find something
-            m = self.probs[active]
+        m = self.probs[active]
+        for _ in range(m.shape[1]):  # exact deductions, repeated while they find something
             support = m > 0
-            known = support.sum(axis=2) == 1
-            located = (support & known[:, :, None]).sum(axis=1)
-            open_places = support & ~known[:, :, None]
+            known = (support.sum(axis=2) == 1)[:, :, None]
+            located = (support & known).sum(axis=1)
+            open_places = support & ~known
             # a character whose every copy is located is at no other place
             strike = open_places & (located >= counts)[:, None, :]
             # a character with as many possible places left as copies left is at all of them
             missing = counts - located
             settled = open_places & ((open_places.sum(axis=1) == missing) & (missing > 0))[:, None, :]
-            found = strike.any(axis=(1, 2)) | settled.any(axis=(1, 2))
+            found = (strike | settled).any(axis=(1, 2))
             if not found.any():
                 break
-            m, strike, settled, active = m[found], strike[found], settled[found], active[found]
+            if not found.all():
+                m, strike, settled, active = m[found], strike[found], settled[found], active[found]
             m[strike] = 0.0
             rows = settled.any(axis=2)
             m[rows] = settled[rows]
-            self.probs[active] = m / m.sum(axis=2, keepdims=True)
+            m /= m.sum(axis=2, keepdims=True)
+            self.probs[active] = m
         active = observers
+        m = self.probs[active]
         for _ in range(SINKHORN_PASSES):
-            m = self.probs[active]
             columns = m.sum(axis=1)
             off = np.abs(columns - counts).max(axis=1) >= TOLERANCE
             if not off.any():
                 break
-            m, columns, active = m[off], columns[off], active[off]
+            if not off.all():
+                m, columns, active = m[off], columns[off], active[off]
             m *= np.divide(counts, columns, out=np.zeros_like(columns), where=columns > 0)[:, None, :]
-            self.probs[active] = m / m.sum(axis=2, keepdims=True)
+            m /= m.sum(axis=2, keepdims=True)
+            self.probs[active] = m
         self._dirty[observers] = False
+        self._any_dirty = bool(self._dirty.any())
