@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from hidden_role_envs.core.definition import Observer
-from hidden_role_envs.core.game import Event, relative_order
+from hidden_role_envs.core.game import Event
 from hidden_role_envs.core.observation import Block, ObservationLayout
 from hidden_role_envs.games.mascarade.actions import DECISIONS, place_name
 from hidden_role_envs.games.mascarade.characters import CHARACTERS, NUM_CHARACTERS, MascaradeConfig
@@ -54,17 +54,18 @@ class MascaradeObserver(Observer):
         super().__init__(mascarade_layout(config), n)
         self.config = config
         self.num_players = n
-        self.rotations = relative_order(n)
         self.place_order = config.relative_places()  # relative place -> absolute, per seat
         self.relative_place = np.argsort(self.place_order, axis=1)  # absolute place -> relative, per seat
         self._seat_arrays: dict[tuple[int, ...], np.ndarray] = {}
         self.table: MascaradeTable | None = None
+        self._shows_announcement = [True] * n  # per seat: its buffer's announcement blocks may be non-zero
 
     def reset(self, table: MascaradeTable, events: list[Event]) -> None:
         self.table = table
         self.beliefs = PlaceBeliefs(self.config.counts, self.config.num_places, self.num_players)
         for v in self._views:
             v["in_play"][:] = self.config.counts
+        self._shows_announcement = [True] * self.num_players
         self.update(events)
 
     def _seats(self, seen_by: tuple[int, ...]) -> np.ndarray:
@@ -92,8 +93,6 @@ class MascaradeObserver(Observer):
     def encode(self, seat: int) -> np.ndarray:
         table = self.table
         n = self.num_players
-        order = self.rotations[seat]
-        to_relative = self.relative_place[seat]
         v = self._views[seat]
         v["coins"][:] = table.coins[seat:] + table.coins[:seat]  # from the observer leftwards
         v["courthouse"][0] = table.courthouse
@@ -102,22 +101,31 @@ class MascaradeObserver(Observer):
         _one_hot(v["decision"], table.decision)
         v["preparation"][0] = table.preparation
         v["forced_swap"][0] = table.forced
+        if table.announcement != NOBODY or self._shows_announcement[seat]:
+            self._encode_announcement(seat, v)
+        v["knowledge"][:] = self.beliefs.probs[seat].take(self.place_order[seat], axis=0)
+        return self._buffers[seat]
+
+    def _encode_announcement(self, seat: int, v: dict[str, np.ndarray]) -> None:
+        """The blocks of the announcement in progress: all zero between announcements, so then written once."""
+        table = self.table
+        n = self.num_players
+        to_relative = self.relative_place[seat]
         _one_hot(v["announcement"], table.announcement)
         _one_hot_seat(v["announcer"], table.announcer, seat, n)
-        v["claimants"][:] = 0
+        v["claimants"].fill(0)
         for claimant in table.claimants:
             v["claimants"][(claimant - seat) % n] = 1
-        v["claimed_cards"][:] = 0
+        v["claimed_cards"].fill(0)
         for place in table.claim_places:
             v["claimed_cards"][to_relative[place]] = 1
-        v["revealed"][:] = 0
+        v["revealed"].fill(0)
         for place, character in table.revealed.items():
             v["revealed"][to_relative[place], character] = 1
-        v["power_cards"][:] = 0
+        v["power_cards"].fill(0)
         for place in table.power_places:
             v["power_cards"][to_relative[place]] = 1
-        v["knowledge"][:] = self.beliefs.probs[seat][self.place_order[seat]]
-        return self._buffers[seat]
+        self._shows_announcement[seat] = table.announcement != NOBODY
 
     def describe(self, seat: int) -> str:
         config = self.config
@@ -138,12 +146,12 @@ class MascaradeObserver(Observer):
 
 
 def _one_hot(view: np.ndarray, index: int) -> None:
-    view[:] = 0
+    view.fill(0)
     if index != NOBODY:
         view[index] = 1
 
 
 def _one_hot_seat(view: np.ndarray, seat: int, observer: int, num_players: int) -> None:
-    view[:] = 0
+    view.fill(0)
     if seat != NOBODY:
         view[(seat - observer) % num_players] = 1
