@@ -117,38 +117,41 @@ class TokenBeliefs:
         self.weights = np.ones((num_observers, len(self.table.assignments)))
         self._summaries: list[dict] = [{} for _ in range(num_observers)]
 
-    def _changed(self, rows: list[int]) -> None:
-        for r in rows:
-            self._summaries[r].clear()
+    # Each update works on one observer's row at a time: a handful of observers
+    # and a few hundred weights make NumPy's per-call cost, not the arithmetic,
+    # the price, and fancy-indexing several rows at once costs more than it saves.
 
     def see(self, observers, place: int, kind: int) -> None:
         """The observers saw that `place` holds `kind`."""
-        rows = list(observers)
-        updated = self.weights[rows] * self.table.holds[place, kind]
-        totals = updated.sum(axis=1, keepdims=True)
-        if not np.all(totals > 0):
-            raise ValueError(f"place {place} holding kind {kind} contradicts what observers {rows} saw")
-        self.weights[rows] = updated / totals
-        self._changed(rows)
+        holds = self.table.holds[place, kind]
+        for r in observers:
+            updated = self.weights[r] * holds
+            total = updated.sum()
+            if not total > 0:
+                raise ValueError(f"place {place} holding kind {kind} contradicts what observer {r} saw")
+            np.divide(updated, total, out=self.weights[r])
+            self._summaries[r].clear()
 
     def swap(self, observers, p: int, q: int) -> None:
         """The observers saw the tokens at places p and q swapped."""
-        rows = list(observers)
-        self.weights[rows] = self.weights[rows][:, self.table.swap_permutation(p, q)]
-        self._changed(rows)
+        perm = self.table.swap_permutation(p, q)
+        for r in observers:
+            self.weights[r] = self.weights[r][perm]
+            self._summaries[r].clear()
 
     def swap_one_of(self, observers, swaps) -> None:
         """The observers know one of `swaps` happened, each equally likely, not which."""
-        rows = list(observers)
-        mixed = sum(self.weights[rows][:, self.table.swap_permutation(p, q)] for p, q in swaps)
-        self.weights[rows] = mixed / len(swaps)
-        self._changed(rows)
+        perms = [self.table.swap_permutation(p, q) for p, q in swaps]
+        for r in observers:
+            w = self.weights[r]
+            w[:] = sum(w[perm] for perm in perms) / len(swaps)
+            self._summaries[r].clear()
 
     def _summary(self, observer: int, key, matrix: np.ndarray) -> np.ndarray:
         cached = self._summaries[observer].get(key)
         if cached is None:
             w = self.weights[observer]
-            cached = np.clip((w @ matrix) / w.sum(), 0.0, 1.0)  # rounding must not leave [0, 1]
+            cached = ((w @ matrix) / w.sum()).clip(0.0, 1.0)  # rounding must not leave [0, 1]
             self._summaries[observer][key] = cached
         return cached
 
