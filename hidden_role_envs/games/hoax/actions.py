@@ -68,8 +68,8 @@ class HoaxActions(ActionTable):
     is built here once: `turn_masks[claimed, accused, can_pay, others_in]`
     for an actor without impostor tokens (bit k-1 of `others_in` set when
     the seat k places to its left is in), and `claimable[tokens]` (keyed by
-    the bytes of the actor's row of impostor tokens) clears the claims
-    those tokens forbid. The masks are shared and read-only.
+    the actor's impostor tokens, a tuple of bools by character) clears the
+    claims those tokens forbid. The masks are shared and read-only.
     """
 
     def __init__(self, num_players: int, sheet: CharacterSheet):
@@ -133,7 +133,7 @@ class HoaxActions(ActionTable):
             mask = np.ones(len(self), dtype=np.int8)
             mask[self.claim_ids] = ~np.array(tokens)[self.claim_character]
             mask.flags.writeable = False
-            self.claimable[np.array(tokens).tobytes()] = mask
+            self.claimable[tokens] = mask
 
     # Never modified after it is built: copies share it and a pickle rebuilds it.
     def __deepcopy__(self, memo):

@@ -81,13 +81,13 @@ class HoaxDefinition(GameDefinition):
             if table.eliminated[seat]:
                 state = "out"
             else:
-                state = ", ".join(f"{int(k)} {r}" for k, r in zip(table.resources[seat], RESOURCES))
-            tokens = [sheet.names[c] for c in range(len(sheet.names)) if table.impostor[seat, c]]
+                state = ", ".join(f"{k} {r}" for k, r in zip(table.resources[seat], RESOURCES))
+            tokens = [sheet.names[c] for c in range(len(sheet.names)) if table.impostor[seat][c]]
             impostor = f"; impostor on {', '.join(tokens)}" if tokens else ""
             active = " (active)" if seat == table.active and not engine.is_over else ""
             lines.append(f"  player_{seat}{active}: {state}{impostor}")
-        lines.append("  supply: " + ", ".join(f"{int(k)} {r}" for k, r in zip(table.supply, RESOURCES)))
-        if table.votes.any():
+        lines.append("  supply: " + ", ".join(f"{k} {r}" for k, r in zip(table.supply, RESOURCES)))
+        if any(table.votes):
             votes = [f"player_{s} {'up' if v > 0 else 'down'}" for s, v in enumerate(table.votes) if v]
             lines.append("  last vote: " + ", ".join(votes))
         if engine.is_over:

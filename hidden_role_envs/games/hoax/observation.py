@@ -60,7 +60,7 @@ class HoaxObserver(Observer):
         super().__init__(hoax_layout(n, config.sheet), n)
         self.num_players = n
         self.sheet = config.sheet
-        self.rotations = relative_order(n)
+        self.rotations = relative_order(n).tolist()
         fields = self.layout.fields
         self._at = {name: block.start for name, block in fields.items()}
         self._flags = slice(fields["hoax_holder"].start, fields["immunity_character"].stop)
@@ -110,10 +110,10 @@ class HoaxObserver(Observer):
         buf = self._buffers[seat]
         v = self._views[seat]
         at = self._at
-        v["resources"][:] = table.resources[order]
+        v["resources"][:] = [table.resources[s] for s in order]
         v["supply"][:] = table.supply
-        v["impostor"][:] = table.impostor[order]
-        v["eliminated"][:] = table.eliminated[order]
+        v["impostor"][:] = [table.impostor[s] for s in order]
+        v["eliminated"][:] = [table.eliminated[s] for s in order]
         buf[self._flags] = 0
         holder = table.hoax_holder
         buf[at["hoax_holder"] + (n if holder == NOBODY else (holder - seat) % n)] = 1
@@ -136,9 +136,7 @@ class HoaxObserver(Observer):
             if immunity is not None:
                 buf[at["immunity_claimant"] + (immunity.claimant - seat) % n] = 1
                 buf[at["immunity_character"] + immunity.character] = 1
-        votes = table.votes[order]
-        v["votes"][:, 0] = votes > 0
-        v["votes"][:, 1] = votes < 0
+        v["votes"][:] = [(table.votes[s] > 0, table.votes[s] < 0) for s in order]
         if self._knowledge_changed[seat]:
             v["knowledge"][:] = self.beliefs.marginals(seat)[order]
             self._knowledge_changed[seat] = False

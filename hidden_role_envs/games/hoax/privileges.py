@@ -127,6 +127,7 @@ class CharacterSheet:
         self.immune = np.zeros((NUM_CHARACTERS, NUM_CHARACTERS), dtype=bool)
         for x, character in enumerate(self.characters):
             self.immune[x, list(character.immune_to)] = True
+        self._immune_to = tuple(tuple(np.flatnonzero(self.immune[:, y]).tolist()) for y in range(NUM_CHARACTERS))
         self.max_options = max(len(c.options) for c in self.characters)
         self._check_action_names()
 
@@ -191,6 +192,6 @@ class CharacterSheet:
                         )
                     seen[name] = where
 
-    def immune_characters(self, privilege: int) -> np.ndarray:
-        """Bool over characters: immune to the privilege of `privilege`."""
-        return self.immune[:, privilege]
+    def immune_characters(self, privilege: int) -> tuple[int, ...]:
+        """The characters immune to the privilege of `privilege`."""
+        return self._immune_to[privilege]

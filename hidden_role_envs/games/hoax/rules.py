@@ -86,19 +86,21 @@ class Claim(NamedTuple):
     player: int = NOBODY  # the named player, if the option names one
 
 
-_FULL_SUPPLY = np.full(NUM_RESOURCES, SUPPLY_PER_TYPE, dtype=np.int16)  # copied: faster than np.full
-
-
 class HoaxTable:
-    """The public table: everything here is seen by every seat."""
+    """The public table: everything here is seen by every seat.
+
+    Plain lists, indexed by seat (then by resource or character): the rules
+    read and write single entries, which lists do several times faster than
+    NumPy arrays.
+    """
 
     def __init__(self, num_players: int):
         n = num_players
         self.num_players = n
-        self.resources = np.zeros((n, NUM_RESOURCES), dtype=np.int16)  # per seat: Cash, Evidence, Prestige
-        self.supply = _FULL_SUPPLY.copy()
-        self.impostor = np.zeros((n, NUM_CHARACTERS), dtype=bool)  # impostor tokens on each reference sheet
-        self.eliminated = np.zeros(n, dtype=bool)
+        self.resources = [[0] * NUM_RESOURCES for _ in range(n)]  # per seat: Cash, Evidence, Prestige
+        self.supply = [SUPPLY_PER_TYPE] * NUM_RESOURCES
+        self.impostor = [[False] * NUM_CHARACTERS for _ in range(n)]  # impostor tokens on each reference sheet
+        self.eliminated = [False] * n
         self.hoax_holder = NOBODY  # NOBODY: the Hoax card lies in the centre
         self.active = NOBODY
         self.decision = GAME_OVER
@@ -107,13 +109,12 @@ class HoaxTable:
         self.accused = False  # the active player has made this turn's accusation
         self.claim: Claim | None = None  # the privilege claim being resolved
         self.immunity: Claim | None = None  # the immunity claim in answer to it
-        self.votes = np.zeros(n, dtype=np.int8)  # the last revealed vote: +1 thumbs up, -1 thumbs down, 0 none
+        self.votes = [0] * n  # the last revealed vote: +1 thumbs up, -1 thumbs down, 0 none
         self.turn = 0  # turns completed
         self.winner = NOBODY
 
     def live_seats(self) -> list[int]:
-        eliminated = self.eliminated.tolist()
-        return [s for s in range(self.num_players) if not eliminated[s]]
+        return [s for s in range(self.num_players) if not self.eliminated[s]]
 
 
 def _parse_characters(value, names: tuple[str, ...], num_players: int) -> list[int]:
@@ -142,12 +143,12 @@ class Seating:
         self.all_but = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
         # turn_order_after[seat]: every seat in turn order from `seat`'s left, ending with `seat`
         self.turn_order_after = tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
-        # others_in[seat, eliminated.tobytes()]: bit k-1 set when the seat k places to `seat`'s left is in
+        # others_in[seat, tuple(eliminated)]: bit k-1 set when the seat k places to `seat`'s left is in
         self.others_in = {}
         for out in product((False, True), repeat=n):
             for seat in range(n):
                 code = sum(1 << (k - 1) for k in range(1, n) if not out[(seat + k) % n])
-                self.others_in[seat, np.array(out).tobytes()] = code
+                self.others_in[seat, out] = code
         self.num_players = n
 
     # Never modified after it is built: copies share it and a pickle rebuilds it.
@@ -239,13 +240,13 @@ class HoaxGame(RulesEngine):
             character, _, _, offset = args
             if table.claimed:
                 return "this turn's claim has been made (one claim per turn)"
-            if table.impostor[actor, character]:
+            if table.impostor[actor][character]:
                 return f"you hold an impostor token on {names[character]} and may never claim it again"
             if offset and table.eliminated[(actor + offset) % self.num_players]:
                 return f"the named player +{offset} is out of the game"
         if verb == INVESTIGATE:
-            if table.resources[actor].min() < 1:
-                held = ", ".join(f"{int(k)} {r}" for k, r in zip(table.resources[actor], RESOURCES))
+            if min(table.resources[actor]) < 1:
+                held = ", ".join(f"{k} {r}" for k, r in zip(table.resources[actor], RESOURCES))
                 return f"an investigation costs one Cash, one Evidence and one Prestige; you hold {held}"
             return f"player +{args[0]} is out of the game"
         if verb == ACCUSE:
@@ -256,7 +257,7 @@ class HoaxGame(RulesEngine):
             return "the turn cannot end before its claim"
         if verb == IMMUNE:
             privilege = names[table.claim.character]
-            if not self.sheet.immune[args[0], table.claim.character]:
+            if args[0] not in self.sheet.immune_characters(table.claim.character):
                 return f"{names[args[0]]} is not immune to the {privilege}'s privilege"
             return f"you hold an impostor token on {names[args[0]]} and may never claim it again"
         return "it is not legal now"
@@ -358,7 +359,7 @@ class HoaxGame(RulesEngine):
 
     def _in_turn_order_after(self, seat: int) -> list[int]:
         """The seats still in, in turn order starting from `seat`'s left (ending with `seat` if it is in)."""
-        eliminated = self.table.eliminated.tolist()
+        eliminated = self.table.eliminated
         return [s for s in self.seating.turn_order_after[seat] if not eliminated[s]]
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
@@ -392,7 +393,7 @@ class HoaxGame(RulesEngine):
         votes = [0] * self.num_players
         for seat, vote in self._ballots.items():
             votes[seat] = vote
-        self.table.votes[:] = votes
+        self.table.votes = votes
         self._ballots = {}
         events.append(Event("votes_revealed", self.everyone, (tuple(votes),)))
         if votes.count(-1) > votes.count(1):
@@ -409,7 +410,7 @@ class HoaxGame(RulesEngine):
             name = self.sheet.names[claim.character]
             self._win(claim.claimant, f"player_{claim.claimant} truthfully claimed to be the {name}", events)
             return
-        table.impostor[claim.claimant, claim.character] = True
+        table.impostor[claim.claimant][claim.character] = True
         events.append(Event("impostor", self.everyone, (claim.claimant, claim.character)))
         if table.immunity is not None:  # the privilege reaches the false immunity claimant
             table.immunity = None
@@ -454,7 +455,7 @@ class HoaxGame(RulesEngine):
                 if (
                     seat not in self._answered
                     and self._would_change(effect, claim.claimant, seat, resource)
-                    and (immune_to_it & ~table.impostor[seat]).any()
+                    and any(not table.impostor[seat][c] for c in immune_to_it)
                 ):
                     self._ask(IMMUNITY, seat)
                     return
@@ -482,16 +483,16 @@ class HoaxGame(RulesEngine):
         return [claim.player]
 
     def _would_change(self, effect: Effect, claimant: int, seat: int, resource: int) -> bool:
-        held = self.table.resources[:, resource]
+        resources = self.table.resources
         if effect.kind == SWAP:
-            return held[claimant] != held[seat]
-        return held[seat] > 0
+            return resources[claimant][resource] != resources[seat][resource]
+        return resources[seat][resource] > 0
 
     def _move(self, giver: int, taker: int, resource: int, count: int, events: list[Event]) -> None:
         """Up to `count` tokens of `resource` from `giver` to `taker` (seats or SUPPLY); only what there is."""
         table = self.table
         source = table.supply if giver == SUPPLY else table.resources[giver]
-        count = min(count, int(source[resource]))
+        count = min(count, source[resource])
         if count == 0:
             events.append(Event("nothing_to_take", self.everyone, (giver, taker, resource)))
             return
@@ -499,12 +500,12 @@ class HoaxGame(RulesEngine):
         if taker == SUPPLY:
             table.supply[resource] += count
         else:
-            table.resources[taker, resource] += count
+            table.resources[taker][resource] += count
         events.append(Event("moved", self.everyone, (giver, taker, resource, count)))
 
     def _swap(self, a: int, b: int, resource: int, events: list[Event]) -> None:
-        held = self.table.resources[:, resource]
-        held[a], held[b] = held[b], held[a]
+        resources = self.table.resources
+        resources[a][resource], resources[b][resource] = resources[b][resource], resources[a][resource]
         events.append(Event("swapped", self.everyone, (a, b, resource)))
 
     # --- investigations and accusations -------------------------------
@@ -528,7 +529,7 @@ class HoaxGame(RulesEngine):
         right = self.characters[target] == character
         events.append(Event("accused", self.everyone, (accuser, target, character, right)))
         if right:  # the target is out; their resources go to the accuser, their impostor tokens stay
-            for resource, count in enumerate(table.resources[target].tolist()):
+            for resource, count in enumerate(list(table.resources[target])):
                 if count:
                     self._move(target, accuser, resource, count, events)
             self._eliminate(target, events)
@@ -537,10 +538,10 @@ class HoaxGame(RulesEngine):
             else:
                 self._ask(TURN, accuser)
         else:  # the accuser is out; their resources and impostor tokens go back to the supply
-            for resource, count in enumerate(table.resources[accuser].tolist()):
+            for resource, count in enumerate(list(table.resources[accuser])):
                 if count:
                     self._move(accuser, SUPPLY, resource, count, events)
-            table.impostor[accuser] = False
+            table.impostor[accuser] = [False] * NUM_CHARACTERS
             self._eliminate(accuser, events)
             live = table.live_seats()
             if len(live) == 1:
@@ -581,17 +582,19 @@ class HoaxGame(RulesEngine):
         else:  # IMMUNITY
             mask = self._mask
             mask[:] = 0
-            mask[self.actions.immune_ids] = self.sheet.immune_characters(table.claim.character) & ~table.impostor[seat]
+            for character in self.sheet.immune_characters(table.claim.character):
+                if not table.impostor[seat][character]:
+                    mask[self.actions.immune_ids[character]] = 1
             mask[self.actions.no_immunity] = 1
             self._current = mask
 
     def _turn_mask(self, seat: int) -> np.ndarray:
         """One of the action table's turn masks, less the claims the seat's impostor tokens forbid."""
         table = self.table
-        can_pay = min(table.resources[seat].tolist()) >= 1
-        others_in = self.seating.others_in[seat, table.eliminated.tobytes()]
+        can_pay = min(table.resources[seat]) >= 1
+        others_in = self.seating.others_in[seat, tuple(table.eliminated)]
         mask = self.actions.turn_masks[table.claimed, table.accused, can_pay, others_in]
-        tokens = table.impostor[seat].tobytes()
+        tokens = table.impostor[seat]
         if table.claimed or not any(tokens):
             return mask
-        return np.bitwise_and(mask, self.actions.claimable[tokens], out=self._mask)
+        return np.bitwise_and(mask, self.actions.claimable[tuple(tokens)], out=self._mask)

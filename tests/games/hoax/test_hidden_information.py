@@ -121,8 +121,10 @@ def test_suspicion_cards_reach_the_investigator_only():
             for _ in range(n):
                 env.step(env.unwrapped.string_to_action("pick Cash"))
             table = env.unwrapped.engine.table
-            table.supply -= [0, 1, 1]
-            table.resources[0] += [0, 1, 1]  # seat 0 can now pay for one investigation
+            table.supply[1] -= 1
+            table.supply[2] -= 1
+            table.resources[0][1] += 1
+            table.resources[0][2] += 1  # seat 0 can now pay for one investigation
             env.unwrapped.engine._ask(table.decision, table.to_act)
             env.step(env.unwrapped.string_to_action("investigate +1"))
             envs.append(env)

@@ -55,8 +55,8 @@ def test_knowledge_is_the_exact_posterior_over_deals(n):
         topped_up = False
         for step, _ in enumerate(env.agent_iter()):
             if not topped_up and table.decision == TURN:  # everyone can pay for an investigation or two
-                table.supply += table.resources.sum(axis=0) - n
-                table.resources[:] = 1
+                table.supply = (np.sum(table.resources, axis=0) + table.supply - n).tolist()
+                table.resources = [[1, 1, 1] for _ in range(n)]
                 env.unwrapped.engine._ask(TURN, table.to_act)
                 topped_up = True
             obs, _, terminated, truncated, _ = env.last()
@@ -71,7 +71,7 @@ def test_knowledge_is_the_exact_posterior_over_deals(n):
                 np.testing.assert_allclose(absolute, facts.posterior(seat), atol=1e-5)
                 checked += 1
             legal = np.flatnonzero(obs["action_mask"])
-            if table.resources[table.to_act].min() >= 1 and rng.random() < 0.7:
+            if min(table.resources[table.to_act]) >= 1 and rng.random() < 0.7:
                 investigations = [a for a in legal if meaning[a][1] == "investigate"]
                 legal = investigations or legal
             calm = [a for a in legal if meaning[a][1] != ACCUSE]

@@ -74,7 +74,7 @@ def test_a_replacement_sheet_changes_names_privileges_and_immunities():
     assert "accuse +1 as Maid" in names and "immune as Maid" in names
     play_names(env, ["pick Cash", "pick Cash", "pick Cash", "claim Maid dust +2", "no hoax", "no hoax"])
     table = env.unwrapped.engine.table
-    assert table.resources.tolist() == [[1, 0, 1], [1, 0, 0], [2, 0, 0]]
+    assert table.resources == [[1, 0, 1], [1, 0, 0], [2, 0, 0]]
     play_names(env, ["end turn", "claim Chef Prestige +2", "no hoax", "no hoax"])
     # The Maid is immune to the Chef in this sheet, so seat 0 is asked before its Prestige is swapped.
     assert env.agent_selection == "player_0"
