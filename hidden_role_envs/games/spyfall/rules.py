@@ -167,6 +167,7 @@ class SpyfallGame(RulesEngine):
         self.final_turns = 0  # seats that had their time-up accusation turn
         self.window_turns = 0  # seats that had their turn in the open window
         self.history: list[dict] = []  # finished rounds, for the final infos
+        self.unplayed = list(range(len(self.places)))  # locations not drawn yet, in index order
         self.over = False
         self._rewards: dict[int, float] = {}
 
@@ -298,17 +299,16 @@ class SpyfallGame(RulesEngine):
         table = self.table
         n = self.num_players
         r = table.round
-        unplayed = [loc for loc in range(len(self.places)) if loc not in table.played]
         if r < len(self._locations):
             self.location = self._locations[r]
         else:
-            self.location = unplayed[int(self.rng.integers(len(unplayed)))]
+            self.location = self.unplayed[int(self.rng.integers(len(self.unplayed)))]
         self.spy = self._spies[r] if r < len(self._spies) else int(self.rng.integers(n))
         if r < len(self._roles):
             self.roles = self._roles[r]
         else:
-            dealt = iter(self.rng.permutation(len(self.places.locations[self.location].roles))[: n - 1])
-            self.roles = [NOBODY if s == self.spy else int(next(dealt)) for s in range(n)]
+            self.roles = self.rng.permutation(len(self.places.locations[self.location].roles))[: n - 1].tolist()
+            self.roles.insert(self.spy, NOBODY)  # the spy gets no role
         table.questions = 0
         table.time_up = False
         table.asker = table.target = table.attribute = table.cannot_ask = table.window_of = NOBODY
@@ -317,8 +317,10 @@ class SpyfallGame(RulesEngine):
         table.voters = ()
         table.votes_cast = 0
         self.final_turns = self.window_turns = 0
-        self._window_masks = self.masks.window.copy()  # no location of an earlier round may be named
-        self._window_masks[:, :, [self.actions.guess(loc) for loc in table.played]] = 0
+        self._window_masks = self.masks.window  # shared, so changed only in a copy
+        if table.played:  # no location of an earlier round may be named
+            self._window_masks = self._window_masks.copy()
+            self._window_masks[:, :, [self.actions.guess(loc) for loc in table.played]] = 0
         events.append(Event("round_started", self.everyone, (r, table.dealer)))
         for s in range(n):
             location = NOBODY if s == self.spy else self.location
@@ -410,6 +412,7 @@ class SpyfallGame(RulesEngine):
         events.append(Event("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
         table.played.append(self.location)
         table.played_mask[self.location] = 1
+        self.unplayed.remove(self.location)
         if table.round + 1 == self.config.num_rounds:
             self.over = True
             self._ask(GAME_OVER, NOBODY)
@@ -427,12 +430,14 @@ class SpyfallGame(RulesEngine):
         unknown = set(setup) - {"dealer", "locations", "spies", "roles"}
         if unknown:
             raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: dealer, locations, spies, roles")
+        self._dealer, self._locations, self._spies, self._roles = None, [], [], []
+        if not setup:  # everything drawn
+            return
         dealer = setup.get("dealer")
         if dealer is not None and not _is_seat(dealer, n):
             raise ValueError(f"setup dealer must be a seat from 0 to {n - 1}; got {dealer!r}")
         self._dealer = None if dealer is None else int(dealer)
 
-        self._locations = []
         for item in _as_list(setup.get("locations", []), "locations", rounds):
             if isinstance(item, str) and item in self.places.names:
                 self._locations.append(self.places.names.index(item))
@@ -443,13 +448,11 @@ class SpyfallGame(RulesEngine):
         if len(set(self._locations)) != len(self._locations):
             raise ValueError("setup locations must be distinct: a location is not repeated within a game")
 
-        self._spies = []
         for item in _as_list(setup.get("spies", []), "spies", rounds):
             if not _is_seat(item, n):
                 raise ValueError(f"setup spies must be seats from 0 to {n - 1}; got {item!r}")
             self._spies.append(int(item))
 
-        self._roles = []
         for r, seats in enumerate(_as_list(setup.get("roles", []), "roles", rounds)):
             if r >= len(self._locations) or r >= len(self._spies):
                 raise ValueError(f"setup roles of round {r + 1} need that round's location and spy in the setup")
