@@ -157,8 +157,9 @@ class SecretsObserver(Observer):
 
     The state holds each fact once, in absolute seat order; `encode` picks a
     seat's observation out of it with a precomputed index (`_gather_indices`).
-    Beliefs about the tokens are summarised only when a seat whose posterior
-    changed is encoded.
+    Two rows are written only when their seat is encoded: the beliefs about
+    the tokens (summarised only if that seat's posterior changed) and the
+    Offer's card, which changes hands several times a turn.
     """
 
     def __init__(self, config: SecretsConfig):
@@ -212,9 +213,13 @@ class SecretsObserver(Observer):
                 self._beliefs_changed(seen_by)
             elif kind == "drawn":
                 revealed = data[2]
-                self._know_offer(seen_by, revealed[0] if len(revealed) == 1 else NOBODY)
+                card = revealed[0] if len(revealed) == 1 else NOBODY
+                for s in seen_by:
+                    self.known_offer[s] = card
             elif kind in ("card_chosen", "card_revealed"):
-                self._know_offer(seen_by, data[1])
+                _, card = data
+                for s in seen_by:
+                    self.known_offer[s] = card
             elif kind in ("card_added", "pair_turned_down", "scientists_flipped"):
                 seat = data[0]
                 known["face_up"][seat] = self.table.face_up[seat]
@@ -235,27 +240,22 @@ class SecretsObserver(Observer):
         self._copy_turn(self.table)
 
     def encode(self, seat: int) -> np.ndarray:
+        _one_hot(self._known["offered_card"][seat], self.known_offer[seat])
         if self._stale_beliefs[seat]:
             self._known["identity"][seat] = self.beliefs.marginals(seat)
             same_team = self.beliefs.same_kind(seat, seat, TEAMS)
             self._known["teammate"][seat] = same_team[: self.num_players]  # the seats, not the centre
             self._stale_beliefs[seat] = False
-        return np.take(self._state, self._gather[seat], out=self._buffers[seat])
+        return self._state[self._gather[seat]]  # a new array: fancy indexing beats take(out=...) here
 
     def _beliefs_changed(self, seats) -> None:
         for s in seats:
             self._stale_beliefs[s] = True
 
-    def _know_offer(self, seats, card: int) -> None:
-        offered = self._known["offered_card"]
-        for s in seats:
-            self.known_offer[s] = card
-            _one_hot(offered[s], card)
-
     def _copy_turn(self, table: SecretsTable) -> None:
         """The turn's one-hot blocks, from the public table."""
         known = self._known
-        self._turn[:] = 0
+        self._turn.fill(0)
         known["active_player"][table.active] = 1
         for card in table.revealed:
             known["revealed"][card] = 1
@@ -294,7 +294,7 @@ class SecretsObserver(Observer):
 
 
 def _one_hot(view: np.ndarray, index: int) -> None:
-    view[:] = 0
+    view.fill(0)
     if index != NOBODY:
         view[index] = 1
 
