@@ -213,14 +213,13 @@ class SpyfallObserver(Observer):
         v["cannot_ask"][:] = eye[rel[table.cannot_ask]]
         v["accusation"][0] = eye[rel[table.accuser]]
         v["accusation"][1] = eye[rel[table.accused]]
-        order = self.rotations[seat]
         v["votes_cast"][:] = 0
         for voter in table.voters[: table.votes_cast]:
             v["votes_cast"][(voter - seat) % self.num_players] = 1
-        v["accusation_used"][:] = table.accusation_used[order]
+        v["accusation_used"][:] = table.accusation_used[seat:] + table.accusation_used[:seat]
         v["clock"][0] = self.config.question_limit - table.questions
         v["clock"][1] = table.time_up
-        v["scores"][:] = table.scores[order]
+        v["scores"][:] = table.scores[seat:] + table.scores[:seat]
         v["round"][0] = table.round + 1
         v["round"][1] = self.config.num_rounds
         v["dealer"][:] = eye[rel[table.dealer]]

@@ -83,6 +83,20 @@ class SpyfallConfig:
     def masks(self) -> FixedMasks:
         return FixedMasks(self.num_players, len(self.places.attributes), self.actions)
 
+    @cached_property
+    def others(self) -> tuple[tuple[int, ...], ...]:
+        """[s]: every seat but s, in seat order."""
+        return tuple(tuple(o for o in range(self.num_players) if o != s) for s in range(self.num_players))
+
+    @cached_property
+    def voters(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """[accuser][accused]: who votes, in turn order from the accuser's left: everyone but those two."""
+        n = self.num_players
+        return tuple(
+            tuple(tuple(s for s in ((accuser + k) % n for k in range(1, n)) if s != accused) for accused in range(n))
+            for accuser in range(n)
+        )
+
 
 class FixedMasks:
     """The legal-action masks that do not change within a game, built once per configuration."""
@@ -122,14 +136,14 @@ class SpyfallTable:
         self.dealer = NOBODY
         self.played: list[int] = []  # locations of finished rounds (revealed when each ended)
         self.played_mask = np.zeros(num_locations, dtype=np.float32)
-        self.scores = np.zeros(n, dtype=np.int32)
+        self.scores = [0] * n
         # this round
         self.questions = 0  # questions answered
         self.time_up = False
         self.asker = self.target = self.attribute = NOBODY  # the question waiting for its answer
         self.cannot_ask = NOBODY  # the seat that just asked the asker: it may not be asked back
         self.window_of = NOBODY  # the answerer whose interruption window is open
-        self.accusation_used = np.zeros(n, dtype=np.float32)
+        self.accusation_used = [0] * n  # 1: the seat used its accusation of this round
         self.accuser = self.accused = NOBODY  # the vote in progress
         self.voters: tuple[int, ...] = ()
         self.votes_cast = 0
@@ -157,6 +171,7 @@ class SpyfallGame(RulesEngine):
         self.places = config.places
         self.rng = rng
         self.everyone = tuple(range(n))
+        self.others = config.others
         self.table = SpyfallTable(n, len(self.places))
         self._parse_setup(dict(setup or {}))
         self.table.dealer = self._dealer if self._dealer is not None else int(rng.integers(n))
@@ -189,7 +204,7 @@ class SpyfallGame(RulesEngine):
             forbidden = 0 if table.cannot_ask == NOBODY else (table.cannot_ask - table.to_act) % self.num_players
             return self.masks.question[forbidden]
         if decision == WINDOW:
-            return self._window_masks[int(table.accusation_used[table.to_act]), int(table.to_act == self.spy)]
+            return self._window_masks[table.accusation_used[table.to_act], int(table.to_act == self.spy)]
         if decision == GAME_OVER:
             return self.masks.none
         return self.masks.by_decision[decision]
@@ -251,7 +266,7 @@ class SpyfallGame(RulesEngine):
             self.ballots[actor] = arg
             table.votes_cast += 1
             events.append(Event("voted", (actor,), (actor, arg)))
-            events.append(Event("vote_cast", self._others(actor), (actor,)))
+            events.append(Event("vote_cast", self.others[actor], (actor,)))
             if table.votes_cast < len(table.voters):
                 self._ask(BALLOT, table.voters[table.votes_cast])
             else:
@@ -267,7 +282,7 @@ class SpyfallGame(RulesEngine):
         if not self.over:
             raise RuntimeError("the game is not over")
         n = self.num_players
-        scores = [int(s) for s in self.table.scores]
+        scores = list(self.table.scores)
         best = max(scores)
         winners = tuple(s for s in range(n) if scores[s] == best)
         last = self.history[-1]
@@ -287,9 +302,6 @@ class SpyfallGame(RulesEngine):
         return Outcome(winners=winners, rewards=(0.0,) * n, info=info, per_seat_info=per_seat)
 
     # --- the round ------------------------------------------------------
-
-    def _others(self, seat: int) -> tuple[int, ...]:
-        return tuple(s for s in self.everyone if s != seat)
 
     def _ask(self, decision: int, seat: int) -> None:
         self.table.decision = decision
@@ -312,7 +324,7 @@ class SpyfallGame(RulesEngine):
         table.questions = 0
         table.time_up = False
         table.asker = table.target = table.attribute = table.cannot_ask = table.window_of = NOBODY
-        table.accusation_used[:] = 0
+        table.accusation_used = [0] * n
         table.accuser = table.accused = NOBODY
         table.voters = ()
         table.votes_cast = 0
@@ -357,9 +369,8 @@ class SpyfallGame(RulesEngine):
 
     def _accuse(self, accuser: int, accused: int, events: list[Event]) -> None:
         table = self.table
-        n = self.num_players
         table.accuser, table.accused = accuser, accused
-        table.voters = tuple(s for s in ((accuser + k) % n for k in range(1, n)) if s != accused)
+        table.voters = self.config.voters[accuser][accused]
         table.votes_cast = 0
         self.ballots = {}
         events.append(Event("accused", self.everyone, (accuser, accused)))

@@ -864,8 +864,8 @@ def snapshot(env) -> tuple:
         observations[agent] = (o["observation"].tobytes(), o["action_mask"].tobytes())
     return (
         observations, eng.spy, eng.location, list(eng.roles), dict(eng.ballots), eng.window_turns, eng.final_turns,
-        (t.round, t.dealer, list(t.played), t.scores.tobytes(), t.questions, t.time_up, t.asker, t.target, t.attribute,
-         t.cannot_ask, t.window_of, t.accusation_used.tobytes(), t.accuser, t.accused, t.voters, t.votes_cast,
+        (t.round, t.dealer, list(t.played), list(t.scores), t.questions, t.time_up, t.asker, t.target, t.attribute,
+         t.cannot_ask, t.window_of, list(t.accusation_used), t.accuser, t.accused, t.voters, t.votes_cast,
          t.decision, t.to_act, t.decisions),
         env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
         dict(env.truncations), eng.is_over,
