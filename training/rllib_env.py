@@ -63,11 +63,19 @@ def role_policy(agent_id: str, episode=None, **kwargs) -> str:
 
 
 class TimedEnvRunner(MultiAgentEnvRunner):
-    """An env runner that adds up the seconds it spends sampling.
+    """An env runner on one thread that adds up the seconds it spends sampling.
 
-    RLlib's own sampling timers are moving averages; summed seconds give the
-    exact throughput of each iteration, per runner.
+    A runner holds one CPU: torch's default of a thread per core makes the
+    policy's small forward passes several times slower when runners share the
+    cores. RLlib's own sampling timers are moving averages; summed seconds give
+    the exact throughput of each iteration, per runner.
     """
+
+    def __init__(self, *args, **kwargs):
+        import torch
+
+        torch.set_num_threads(1)
+        super().__init__(*args, **kwargs)
 
     def sample(self, **kwargs):
         start = time.perf_counter()

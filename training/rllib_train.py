@@ -93,8 +93,8 @@ def build_parser(prog: str = "python -m training.rllib_train") -> argparse.Argum
     parser.add_argument("--env-runners", type=non_negative_int, default=None,
                         help="sampling processes (default: one per CPU locally, the cluster's CPUs less one on a "
                              "cluster; 0 samples in this process)")
-    parser.add_argument("--envs-per-runner", type=positive_int, default=8,
-                        help="games each runner plays side by side, batching the policy's inference (8)")
+    parser.add_argument("--envs-per-runner", type=positive_int, default=16,
+                        help="games each runner plays side by side, batching the policy's inference (16)")
     parser.add_argument("--batch-size", type=positive_int, default=4000, help="env steps per iteration (4000)")
     parser.add_argument("--minibatch-size", type=positive_int, default=256, help="PPO minibatch (256)")
     parser.add_argument("--policy-per-role", action="store_true",
