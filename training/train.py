@@ -10,6 +10,13 @@ the learner, one saved at every evaluation (the last `--pool-size` of them
 are kept), each kind drawn a third of the time. Episodes run in `--envs` parallel processes (default: one
 per core).
 
+Warm start (`training.imitation`): before PPO, the scripted player plays
+the learner's seat in `--imitation-games` seeded games against the first
+opponents (random and scripted players); the policy is fitted to its
+choices and the value net to the rewards that followed, for
+`--imitation-epochs` passes. `--imitation-games 0` starts PPO from a
+random policy instead.
+
 Every `--eval-every` steps, and before the first, the current model is saved
 as a checkpoint and plays `--eval-games` seeded games against random players
 and as many against scripted players (one learner seat among them, rotated);
@@ -20,7 +27,8 @@ is saved as `model.zip` and a final evaluation of `--final-games` games per
 opponent kind is printed and written to `evaluation.csv`.
 
 Everything goes to `--out` (default `runs/<game>-<players>p-seed<seed>`):
-model.zip, checkpoints/, tensorboard/, curve.csv, learning_curve.png,
+model.zip, checkpoints/, tensorboard/, imitation.csv (loss and agreement
+with the scripted player per pass), curve.csv, learning_curve.png,
 evaluation.csv. Bad input prints one `train: error: ...` line and exits
 with status 2.
 
@@ -38,6 +46,7 @@ import time
 from dataclasses import dataclass
 
 from hidden_role_envs.core import registry
+from training import imitation
 from training.arguments import Parser, UsageError, non_negative_int, positive_int
 from training.evaluate import Row, evaluate
 from training.progress import progress_bar
@@ -131,6 +140,8 @@ class Settings:
     final_games: int
     pool_size: int
     progress: bool
+    imitation_games: int = 4000
+    imitation_epochs: int = 30
 
 
 def train(s: Settings) -> dict[str, Row]:
@@ -161,6 +172,8 @@ def train(s: Settings) -> dict[str, Row]:
         device="cpu",
         verbose=0,
     )
+    if s.imitation_games:
+        warm_start(model, s)
     baselines = random_baselines(s.game, s.num_players, s.eval_games, s.seed)
     points: list[CurvePoint] = []
     pool: list[str] = []
@@ -217,6 +230,35 @@ def train(s: Settings) -> dict[str, Row]:
     return final
 
 
+def warm_start(model, s: Settings) -> None:
+    """Fit the new model to the scripted player's decisions before PPO starts."""
+    import torch
+
+    bar = progress_bar(s.imitation_games, "record the scripted player", enabled=s.progress, unit="game")
+    demos = imitation.collect(s.game, s.num_players, opponent_pool([]), s.imitation_games, s.seed, model.gamma,
+                              s.envs, on_games_done=bar.update if bar else lambda count: None)
+    if bar:
+        bar.close()
+    bar = progress_bar(s.imitation_epochs, "imitate it", enabled=s.progress, unit="epoch")
+    with open(os.path.join(s.out, "imitation.csv"), "w", newline="") as log:
+        writer = csv.writer(log)
+        writer.writerow(["epoch", "loss", "agreement"])
+
+        def epoch_done(epoch: int, loss: float, agreement: float) -> None:
+            writer.writerow([epoch + 1, f"{loss:.4f}", f"{agreement:.4f}"])
+            if bar:
+                bar.update(1)
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(s.envs)  # nothing else runs meanwhile
+        try:
+            imitation.imitate(model.policy, demos, s.imitation_epochs, s.seed, on_epoch_done=epoch_done)
+        finally:
+            torch.set_num_threads(threads)
+            if bar:
+                bar.close()
+
+
 def write_final(path: str, s: Settings, final: dict[str, Row], baselines: dict[str, float]) -> None:
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
@@ -252,6 +294,10 @@ def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentPar
                         help="games per opponent kind at the end (1000)")
     parser.add_argument("--pool-size", type=non_negative_int, default=5,
                         help="frozen past versions kept as opponents (5)")
+    parser.add_argument("--imitation-games", type=non_negative_int, default=4000,
+                        help="games of the scripted player to imitate before PPO; 0: none (default 4000)")
+    parser.add_argument("--imitation-epochs", type=positive_int, default=30,
+                        help="passes over those games (default 30)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", choices=BACKENDS, default="sb3",
                         help="sb3: this trainer (default); rllib: PPO on every seat with Ray RLlib, locally or on a "
@@ -279,7 +325,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a folder")
     return Settings(args.game, num_players, args.timesteps, args.seed, args.envs, out, args.eval_every,
-                    args.eval_games, args.final_games, args.pool_size, not args.no_progress)
+                    args.eval_games, args.final_games, args.pool_size, not args.no_progress, args.imitation_games,
+                    args.imitation_epochs)
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m training.train") -> int:
@@ -307,8 +354,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.train") 
         return 130
     print(format_final(settings, final))
     minutes = (time.perf_counter() - started) / 60
-    print(f"wrote {settings.out}/: model.zip, learning_curve.png, curve.csv, evaluation.csv, checkpoints/, "
-          f"tensorboard/ ({minutes:.1f} min)")
+    imitation_log = "imitation.csv, " if settings.imitation_games else ""
+    print(f"wrote {settings.out}/: model.zip, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
+          f"checkpoints/, tensorboard/ ({minutes:.1f} min)")
     return 0
 
 

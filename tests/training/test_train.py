@@ -20,14 +20,15 @@ def smoke_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     code = train.main(
         ["hoax", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
-         "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--no-progress", "--out", str(out)]
+         "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--imitation-games", "20",
+         "--imitation-epochs", "2", "--no-progress", "--out", str(out)]
     )
     assert code == 0
     return out
 
 
 def test_a_run_leaves_the_model_the_curve_and_the_table(smoke_run):
-    for name in ("model.zip", "learning_curve.png", "curve.csv", "evaluation.csv"):
+    for name in ("model.zip", "learning_curve.png", "curve.csv", "evaluation.csv", "imitation.csv"):
         assert (smoke_run / name).stat().st_size > 0, name
     assert sorted(os.listdir(smoke_run / "checkpoints")) == ["step_0.zip", "step_1024.zip", "step_2048.zip"]
     assert list((smoke_run / "tensorboard").rglob("events.out.tfevents.*"))
@@ -40,6 +41,8 @@ def test_a_run_leaves_the_model_the_curve_and_the_table(smoke_run):
         final = list(csv.DictReader(f))
     assert [r["opponents"] for r in final] == ["random", "scripted"]
     assert all(0 <= float(r["win_rate"]) <= 1 and int(r["games"]) == 20 for r in final)
+    with open(smoke_run / "imitation.csv") as f:
+        assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]
 
 
 def test_the_saved_model_reloads_and_plays_legally(smoke_run):

@@ -1,0 +1,137 @@
+"""Warm start: the policy first imitates the scripted player, then PPO takes over.
+
+At Secrets a game's result hangs on every seat's choices, so one +1 or -1 at
+the end says little about any single decision, and PPO from a random policy
+learns slowly (see RESULTS.md). Before PPO starts, the trainer therefore
+records the scripted player's decisions in the learner's seat, against the
+same opponents PPO first meets, and fits the policy to them (cross-entropy
+over the legal actions) and the value net to the rewards that followed
+them. PPO then improves a policy that already plays, with a critic that
+already knows roughly what a position is worth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from hidden_role_envs.policies import make_policy
+
+GAMES_PER_TASK = 50  # games one worker process records before reporting back
+
+
+@dataclass
+class Demonstrations:
+    """The scripted player's decisions in the learner's seat, one row each."""
+
+    observations: np.ndarray  # float32 (N, observation size)
+    masks: np.ndarray  # bool (N, actions): what was legal
+    actions: np.ndarray  # int64 (N,): what the scripted player chose
+    returns: np.ndarray  # float32 (N,): the discounted rewards that followed, what the value net learns
+    games: int
+
+    @classmethod
+    def concatenate(cls, parts: list[Demonstrations]) -> Demonstrations:
+        return cls(
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in ("observations", "masks", "actions", "returns")),
+            games=sum(p.games for p in parts),
+        )
+
+
+def record(game: str, num_players: int, opponents: list[str], seeds: range, gamma: float) -> Demonstrations:
+    """Play one seeded game per seed with the scripted player in the learner's (random) seat."""
+    from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
+
+    env = SingleSeatEnv(game, num_players=num_players, opponents=opponents)
+    teacher = make_policy("scripted", game, num_players, seeds.start)
+    observations, masks, actions, returns = [], [], [], []
+    for seed in seeds:
+        observation, _ = env.reset(seed=seed)
+        rewards = []
+        done = False
+        while not done:
+            mask = env.action_masks()
+            action = teacher({"observation": observation, "action_mask": mask.astype(np.int8)})
+            observations.append(observation)
+            masks.append(mask)
+            actions.append(action)
+            observation, reward, terminated, truncated, _ = env.step(action)
+            rewards.append(reward)
+            done = terminated or truncated
+        following, game_returns = 0.0, []
+        for reward in reversed(rewards):
+            following = reward + gamma * following
+            game_returns.append(following)
+        returns.extend(reversed(game_returns))
+    return Demonstrations(
+        np.asarray(observations, dtype=np.float32),
+        np.asarray(masks, dtype=bool),
+        np.asarray(actions, dtype=np.int64),
+        np.asarray(returns, dtype=np.float32),
+        games=len(seeds),
+    )
+
+
+def collect(
+    game: str,
+    num_players: int,
+    opponents: list[str],
+    games: int,
+    seed: int,
+    gamma: float,
+    processes: int,
+    on_games_done: Callable[[int], None] = lambda count: None,
+) -> Demonstrations:
+    """`games` seeded games of demonstrations, recorded in `processes` worker processes."""
+    first = seed * 1_000_003  # keeps the seeds of runs with different --seed apart
+    tasks = [range(start, min(start + GAMES_PER_TASK, first + games)) for start in range(first, first + games, GAMES_PER_TASK)]
+    parts = []
+    workers = max(1, min(processes, len(tasks)))
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        for part in pool.map(record, *zip(*[(game, num_players, opponents, task, gamma) for task in tasks])):
+            parts.append(part)
+            on_games_done(part.games)
+    return Demonstrations.concatenate(parts)
+
+
+def imitate(
+    policy,
+    demos: Demonstrations,
+    epochs: int,
+    seed: int,
+    batch_size: int = 256,
+    learning_rate: float = 1e-3,
+    on_epoch_done: Callable[[int, float, float], None] = lambda epoch, loss, agreement: None,
+) -> None:
+    """Fit a MaskablePPO policy to the demonstrations: its actions and their returns.
+
+    `on_epoch_done` gets the mean loss and the agreement: the share of
+    decisions where the teacher's action holds over half the policy's
+    probability.
+    """
+    import torch
+
+    observations = torch.as_tensor(demos.observations)
+    masks = torch.as_tensor(demos.masks)
+    actions = torch.as_tensor(demos.actions)
+    returns = torch.as_tensor(demos.returns)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    order = np.random.default_rng(seed)
+    policy.set_training_mode(True)
+    for epoch in range(epochs):
+        total_loss = agreed = 0.0
+        for batch in np.array_split(order.permutation(len(actions)), max(1, len(actions) // batch_size)):
+            index = torch.as_tensor(batch)
+            values, log_prob, _ = policy.evaluate_actions(observations[index], actions[index], action_masks=masks[index])
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), returns[index])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total_loss += loss.item() * len(batch)
+            agreed += float((log_prob > np.log(0.5)).sum())  # over half the probability: the policy's favourite
+        on_epoch_done(epoch, total_loss / len(actions), agreed / len(actions))
+    policy.set_training_mode(False)
