@@ -181,7 +181,7 @@ class SpyfallGame(RulesEngine):
         self.ballots: dict[int, bool] = {}
         self.final_turns = 0  # seats that had their time-up accusation turn
         self.window_turns = 0  # seats that had their turn in the open window
-        self.history: list[dict] = []  # finished rounds, for the final infos
+        self._finished: list[tuple] = []  # finished rounds: round, dealer, spy, location, roles, result, points
         self.unplayed = list(range(len(self.places)))  # locations not drawn yet, in index order
         self.over = False
         self._rewards: dict[int, float] = {}
@@ -285,7 +285,8 @@ class SpyfallGame(RulesEngine):
         scores = list(self.table.scores)
         best = max(scores)
         winners = tuple(s for s in range(n) if scores[s] == best)
-        last = self.history[-1]
+        history = self.history
+        last = history[-1]
         info = {
             "result": f"{' and '.join(f'player_{s}' for s in winners)} with {best} point(s)",
             "winners": [f"player_{s}" for s in winners],
@@ -293,13 +294,34 @@ class SpyfallGame(RulesEngine):
             "spy": last["spy"],
             "location": last["location"],
             "points": last["points"],
-            "rounds": self.history,
+            "rounds": history,
             "turns": self.table.decisions,
         }
         per_seat = tuple(
             {"role": last["roles"][f"player_{s}"], "score": scores[s], "won": s in winners} for s in range(n)
         )
         return Outcome(winners=winners, rewards=(0.0,) * n, info=info, per_seat_info=per_seat)
+
+    @property
+    def history(self) -> list[dict]:
+        """The finished rounds in words, for the final infos (written when asked, not every round)."""
+        return [self._round_in_words(*finished) for finished in self._finished]
+
+    def _round_in_words(
+        self, round_index: int, dealer: int, spy: int, location_index: int, roles: list[int], result: int,
+        points: list[int],
+    ) -> dict:
+        location = self.places.locations[location_index]
+        seats = range(self.num_players)
+        return {
+            "round": round_index + 1,
+            "dealer": f"player_{dealer}",
+            "spy": f"player_{spy}",
+            "location": location.name,
+            "roles": {f"player_{s}": "Spy" if s == spy else location.roles[roles[s]] for s in seats},
+            "result": RESULTS[result],
+            "points": {f"player_{s}": points[s] for s in seats},
+        }
 
     # --- the round ------------------------------------------------------
 
@@ -408,18 +430,7 @@ class SpyfallGame(RulesEngine):
             table.scores[s] += points[s]
             if points[s]:
                 self._rewards[s] = self._rewards.get(s, 0.0) + float(points[s])
-        location = self.places.locations[self.location]
-        self.history.append(
-            {
-                "round": table.round + 1,
-                "dealer": f"player_{table.dealer}",
-                "spy": f"player_{self.spy}",
-                "location": location.name,
-                "roles": {f"player_{s}": "Spy" if s == self.spy else location.roles[self.roles[s]] for s in range(n)},
-                "result": RESULTS[result],
-                "points": {f"player_{s}": points[s] for s in range(n)},
-            }
-        )
+        self._finished.append((table.round, table.dealer, self.spy, self.location, self.roles, result, points))
         events.append(Event("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
         table.played.append(self.location)
         table.played_mask[self.location] = 1
