@@ -32,6 +32,8 @@ def _check_choice(argument: str, value: Any, allowed: tuple) -> None:
 
 def _as_action_id(action: Any) -> int | None:
     """The integer id of `action`, or None if it is not an integer."""
+    if type(action) is int:  # the usual case, first (a bool is not one)
+        return action
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         return int(action)
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -172,20 +174,25 @@ class HiddenRoleEnv(AECEnv):
             self.rewards[name] = 0.0
         for seat, value in self.engine.pop_rewards().items():
             self.rewards[self.possible_agents[seat]] += value
+        someone_ended = False
         for seat in self.engine.pop_eliminated():
             name = self.possible_agents[seat]
             self.terminations[name] = True
             self.infos[name] = {"eliminated_after_turns": self.engine.turns_played}
+            someone_ended = True
         if self.engine.is_over:
             self._finish()
+            someone_ended = True
         elif self.max_turns is not None and self.engine.turns_played >= self.max_turns:
             for name in self._still_playing():
                 self.truncations[name] = True
                 self.infos[name] = {"truncated_after_turns": self.engine.turns_played}
+            someone_ended = True
         else:
             self.agent_selection = self.possible_agents[self.engine.current_player]
         self._accumulate_rewards()
-        self._deads_step_first()  # PettingZoo: agents that just ended take their None step first
+        if someone_ended:  # (a step starts with every listed agent playing, so no one else can have ended)
+            self._deads_step_first()  # PettingZoo: agents that just ended take their None step first
         if self.render_mode == "human":
             self.render()
 
