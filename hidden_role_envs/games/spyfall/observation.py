@@ -149,6 +149,7 @@ class SpyfallObserver(Observer):
             elif kind == "round_over":
                 _, spy, location, _, _ = data
                 self.revealed = (spy, location)
+                self._all["played"][:, location] = 1
                 self.stale[:] = True
 
     def _new_round(self) -> None:
@@ -223,7 +224,6 @@ class SpyfallObserver(Observer):
         v["round"][0] = table.round + 1
         v["round"][1] = self.config.num_rounds
         v["dealer"][:] = eye[rel[table.dealer]]
-        v["played"][:] = table.played_mask
         v["decision"][:] = self.decision_eye[table.decision]
         v["to_act"][:] = eye[rel[table.to_act]]
         if self.stale[seat]:
@@ -242,7 +242,7 @@ class SpyfallObserver(Observer):
         elif self.card_location[seat] == NOBODY:  # the spy
             spy_belief[0] = 1
             evidence = self.location_loglik[seat]
-            weights = np.exp(evidence - evidence.max()) * (1 - self.table.played_mask)
+            weights = np.exp(evidence - evidence.max()) * (1 - v["played"])
             location_belief[:] = weights / weights.sum()
         else:
             location_belief[self.card_location[seat]] = 1

@@ -129,13 +129,12 @@ class FixedMasks:
 class SpyfallTable:
     """The public table: everything here is seen by every seat."""
 
-    def __init__(self, num_players: int, num_locations: int):
+    def __init__(self, num_players: int):
         n = num_players
         self.num_players = n
         self.round = 0  # the round in play, from 0
         self.dealer = NOBODY
         self.played: list[int] = []  # locations of finished rounds (revealed when each ended)
-        self.played_mask = np.zeros(num_locations, dtype=np.float32)
         self.scores = [0] * n
         # this round
         self.questions = 0  # questions answered
@@ -172,7 +171,7 @@ class SpyfallGame(RulesEngine):
         self.rng = rng
         self.everyone = tuple(range(n))
         self.others = config.others
-        self.table = SpyfallTable(n, len(self.places))
+        self.table = SpyfallTable(n)
         self._parse_setup(dict(setup or {}))
         self.table.dealer = self._dealer if self._dealer is not None else int(rng.integers(n))
         self.spy = NOBODY
@@ -404,7 +403,7 @@ class SpyfallGame(RulesEngine):
         accuser, accused = table.accuser, table.accused
         votes = [YES if self.ballots.get(s, True) else NO for s in self.everyone]  # the accuser counts as yes
         votes[accused] = NOT_VOTING
-        convicted = all(v != NO for v in votes)
+        convicted = NO not in votes
         events.append(Event("vote_result", self.everyone, (accuser, accused, tuple(votes), convicted)))
         table.accuser = table.accused = NOBODY
         table.voters = ()
@@ -433,7 +432,6 @@ class SpyfallGame(RulesEngine):
         self._finished.append((table.round, table.dealer, self.spy, self.location, self.roles, result, points))
         events.append(Event("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
         table.played.append(self.location)
-        table.played_mask[self.location] = 1
         self.unplayed.remove(self.location)
         if table.round + 1 == self.config.num_rounds:
             self.over = True
