@@ -89,6 +89,14 @@ class SpyfallConfig:
         return tuple(tuple(o for o in range(self.num_players) if o != s) for s in range(self.num_players))
 
     @cached_property
+    def vote_events(self) -> tuple[tuple[tuple[Event, Event], ...], ...]:
+        """[seat][yes]: what a vote shows, the same in every game: the voter its vote, the others that it voted."""
+        return tuple(
+            tuple((Event("voted", (s,), (s, yes)), Event("vote_cast", self.others[s], (s,))) for yes in (False, True))
+            for s in range(self.num_players)
+        )
+
+    @cached_property
     def voters(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """[accuser][accused]: who votes, in turn order from the accuser's left: everyone but those two."""
         n = self.num_players
@@ -170,7 +178,6 @@ class SpyfallGame(RulesEngine):
         self.places = config.places
         self.rng = rng
         self.everyone = tuple(range(n))
-        self.others = config.others
         self.table = SpyfallTable(n)
         self._parse_setup(dict(setup or {}))
         self.table.dealer = self._dealer if self._dealer is not None else int(rng.integers(n))
@@ -264,8 +271,7 @@ class SpyfallGame(RulesEngine):
         elif kind == VOTE:
             self.ballots[actor] = arg
             table.votes_cast += 1
-            events.append(Event("voted", (actor,), (actor, arg)))
-            events.append(Event("vote_cast", self.others[actor], (actor,)))
+            events.extend(self.config.vote_events[actor][arg])
             if table.votes_cast < len(table.voters):
                 self._ask(BALLOT, table.voters[table.votes_cast])
             else:
