@@ -59,6 +59,10 @@ from hidden_role_envs.games.secrets.cards import (
 NOBODY = -1
 GAME_OVER = -1  # table.decision once the game has ended
 
+FULL_DECK = [card for card, copies in enumerate(CARD_COPIES) for _ in range(copies)]
+TOKEN_MULTISETS = {n: [kind for kind, count in enumerate(tokens) for _ in range(count)]
+                   for n, tokens in TOKENS_BY_PLAYERS.items()}  # players -> identity tokens in play, sorted
+
 
 @dataclass(frozen=True)
 class SecretsConfig:
@@ -113,6 +117,7 @@ class SecretsTable:
         self.face_up = [[0] * NUM_CHARACTERS for _ in range(n)]  # per screen, per character
         self.face_down = [0] * n
         self.bullets = [0] * n  # Bullets received (values hidden)
+        self.cards = [0] * n  # cards on each screen, face up or down, Bullets included: what the UN token counts
         self.active = 0
         self.revealed: tuple[int, ...] = ()  # the character(s) showing this turn
         self.offer_target = NOBODY
@@ -124,7 +129,7 @@ class SecretsTable:
         self.turn = 0  # turns completed
 
     def cards_on_screen(self, seat: int) -> int:
-        return sum(self.face_up[seat]) + self.face_down[seat] + self.bullets[seat]
+        return self.cards[seat]
 
 
 def _parse_items(value, names: tuple[str, ...], what: str) -> list[int]:
@@ -161,10 +166,10 @@ class SecretsGame(RulesEngine):
         self.actions = secrets_actions(n)
         self.end_size = screen_size_that_ends_the_game(n)
         self.everyone = tuple(range(n))
-        self.others = tuple(tuple(s for s in self.everyone if s != seat) for seat in self.everyone)
+        self.others = tuple(self.everyone[:seat] + self.everyone[seat + 1 :] for seat in self.everyone)
         self.table = SecretsTable(n)
 
-        token_multiset = [kind for kind, count in enumerate(TOKENS_BY_PLAYERS[n]) for _ in range(count)]
+        token_multiset = TOKEN_MULTISETS[n]
         if "tokens" in setup:
             tokens = _parse_items(setup["tokens"], IDENTITIES, "tokens")
             if sorted(tokens) != token_multiset:
@@ -173,16 +178,15 @@ class SecretsGame(RulesEngine):
                     f"(the last one is the centre); got {[IDENTITIES[t] for t in tokens]}"
                 )
         else:
-            tokens = [token_multiset[i] for i in rng.permutation(len(token_multiset))]
+            tokens = [token_multiset[i] for i in rng.permutation(len(token_multiset)).tolist()]
         self.tokens = tokens
 
-        full_deck = [c for c, copies in enumerate(CARD_COPIES) for _ in range(copies)]
         if "deck" in setup:
             deck = _parse_items(setup["deck"], CHARACTERS, "deck")
-            if sorted(deck) != full_deck:
+            if sorted(deck) != FULL_DECK:
                 raise ValueError("setup deck must be the 29 character cards of the game, in any order")
         else:
-            deck = [full_deck[i] for i in rng.permutation(len(full_deck))]
+            deck = [FULL_DECK[i] for i in rng.permutation(len(FULL_DECK)).tolist()]
         self.deck = deque(deck)
 
         if "bullets" in setup:
@@ -190,7 +194,7 @@ class SecretsGame(RulesEngine):
             if sorted(bullets) != sorted(BULLET_VALUES):
                 raise ValueError(f"setup bullets must be the values {BULLET_VALUES} in some order; got {bullets}")
         else:
-            bullets = [BULLET_VALUES[i] for i in rng.permutation(len(BULLET_VALUES))]
+            bullets = [BULLET_VALUES[i] for i in rng.permutation(len(BULLET_VALUES)).tolist()]
         self.bullet_deck = deque(bullets)
 
         first = setup.get("first_player")
@@ -292,6 +296,7 @@ class SecretsGame(RulesEngine):
             self.bullet_in_hand = None
             self.bullets_received[target].append((actor, value))
             table.bullets[target] += 1
+            table.cards[target] += 1
             self.touched.add(target)
             events.append(Event("bullet_given", self.everyone, (actor, target)))
             events.append(Event("bullet_value", (actor,), (actor, target, value)))
@@ -379,7 +384,7 @@ class SecretsGame(RulesEngine):
         self.touched = set()
         deck = self.deck
         drawn = [deck.popleft()]
-        if all(card == drawn[0] for card in deck):
+        if deck.count(drawn[0]) == len(deck):
             # RULING: the deck cannot show two different characters; offer the one showing.
             table.revealed = (drawn[0],)
             self.in_hand = drawn
@@ -460,6 +465,7 @@ class SecretsGame(RulesEngine):
         self.in_hand = []
         face_up = self.table.face_up[seat]
         face_up[card] += 1
+        self.table.cards[seat] += 1
         self.touched.add(seat)
         events.append(Event("card_added", self.everyone, (seat, card)))
         if card == SCIENTIST and face_up[SCIENTIST] >= 2:
@@ -476,6 +482,8 @@ class SecretsGame(RulesEngine):
         table = self.table
         for seat in sorted(self.touched):  # identical face-up pairs turn face down
             face_up = table.face_up[seat]
+            if max(face_up) < 2:
+                continue
             for card, count in enumerate(face_up):
                 if count >= 2:
                     pairs = count // 2
@@ -485,7 +493,7 @@ class SecretsGame(RulesEngine):
                     events.append(Event("pair_turned_down", self.everyone, (seat, card)))
         self._update_un_token(events)
         table.turn += 1
-        if any(table.cards_on_screen(s) >= self.end_size for s in self.touched):
+        if any(table.cards[s] >= self.end_size for s in self.touched):
             self.over = True
             table.decision = GAME_OVER
             table.to_act = NOBODY
@@ -496,10 +504,8 @@ class SecretsGame(RulesEngine):
 
     def _update_un_token(self, events: list[Event]) -> None:
         table = self.table
-        counts = [table.cards_on_screen(s) for s in self.everyone]
-        fewest = min(counts)
-        holders = [s for s in self.everyone if counts[s] == fewest]
-        holder = holders[0] if len(holders) == 1 else NOBODY
+        fewest = min(table.cards)
+        holder = table.cards.index(fewest) if table.cards.count(fewest) == 1 else NOBODY
         if holder != table.un_holder:
             table.un_holder = holder
             events.append(Event("un_token", self.everyone, (holder,)))

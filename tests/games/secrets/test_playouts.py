@@ -35,6 +35,12 @@ def check_cards_are_conserved(engine):
     assert sorted(bullets) == sorted(BULLET_VALUES)
 
 
+def check_screen_counts(engine):
+    """The running count of cards on each screen, which the UN token and the end read, matches the screen."""
+    t = engine.table
+    assert t.cards == [sum(t.face_up[s]) + t.face_down[s] + t.bullets[s] for s in range(engine.num_players)]
+
+
 def check_scores_follow_the_screens(engine, info):
     for seat in range(engine.num_players):
         face_up_value = int(engine.table.face_up[seat] @ np.array(CARD_VALUES))
@@ -95,6 +101,7 @@ def test_random_playouts_keep_every_invariant(n):
                     assert pickle.dumps(engine) == before, "an illegal action changed the game"
             if steps % 7 == 0:
                 check_cards_are_conserved(engine)
+                check_screen_counts(engine)
                 check_observations_against_the_truth(env)
             env.step(int(rng.choice(legal)))
             steps += 1
@@ -103,6 +110,7 @@ def test_random_playouts_keep_every_invariant(n):
         assert engine.turns_played <= max_turns_of_a_game(n)
         assert any(engine.table.cards_on_screen(s) >= (5 if n <= 6 else 4) for s in range(n))
         check_cards_are_conserved(engine)
+        check_screen_counts(engine)
         check_scores_follow_the_screens(engine, info)
         rewards = {a: float(r) for a, r in zip(env.possible_agents, engine.outcome("win").rewards)}
         assert rewards == expected_rewards(info, env.possible_agents)
