@@ -15,6 +15,8 @@ coins plus `table.from_bank`.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from hidden_role_envs.core.game import Event, Outcome, RulesEngine
@@ -91,6 +93,13 @@ class MascaradeTable:
         return self.turn < PREPARATION_TURNS
 
 
+@cache
+def _turn_events(num_players: int) -> tuple[tuple[Event, Event], ...]:
+    """[seat][forced]: the event that starts a seat's turn, made once (events are immutable, games share them)."""
+    everyone = tuple(range(num_players))
+    return tuple(tuple(Event("turn", everyone, (seat, forced)) for forced in (False, True)) for seat in everyone)
+
+
 def _parse_cards(value, config: MascaradeConfig) -> list[int]:
     cards = []
     for item in value:
@@ -147,6 +156,7 @@ class MascaradeGame(RulesEngine):
         self.power_place = NOBODY  # the card the power in progress comes from
         self.fined: list[int] = []  # false claimants of this announcement, fined after the power
         self.revealed_seats: set[int] = set()
+        self._turn_events = _turn_events(n)
         self._masks = actions.masks
         self._bishop_ids = actions.bishop_ids
         self._mask = np.zeros(len(actions), dtype=np.int8)
@@ -305,7 +315,7 @@ class MascaradeGame(RulesEngine):
     def _start_turn(self, events: list[Event]) -> None:
         table = self.table
         table.forced = table.preparation or table.active in table.revealed_last_turn
-        events.append(Event("turn", self.everyone, (table.active, table.forced)))
+        events.append(self._turn_events[table.active][table.forced])
         self._ask(TURN, table.active)
 
     def _end_turn(self, events: list[Event]) -> None:
