@@ -11,6 +11,9 @@ places to its left (seat (observer + k) mod n).
 
 from __future__ import annotations
 
+from itertools import chain
+from math import prod
+
 import numpy as np
 
 from hidden_role_envs.core.definition import Observer
@@ -50,20 +53,63 @@ def hoax_layout(num_players: int, sheet: CharacterSheet) -> ObservationLayout:
     )
 
 
+# Public blocks whose rows are seats (hoax_holder has one more row, the centre, which stays last).
+SEAT_BLOCKS = {
+    "resources",
+    "impostor",
+    "eliminated",
+    "hoax_holder",
+    "active_player",
+    "to_act",
+    "claimant",
+    "claim_player",
+    "immunity_claimant",
+    "votes",
+}
+LAST_PUBLIC_BLOCK = "votes"  # the blocks up to it are public; `character` and `knowledge` are the seat's own
+
+
+def _gather_indices(layout: ObservationLayout, num_players: int) -> np.ndarray:
+    """gather[seat][i]: where element i of `seat`'s public blocks sits in seat 0's (table order).
+
+    Seat 0 sees the seats in table order, so its public blocks are the
+    public state itself, and every other seat's are a rotation of them.
+    """
+    n = num_players
+    fields = layout.fields
+    gather = np.empty((n, fields[LAST_PUBLIC_BLOCK].stop), dtype=np.intp)
+    for block in layout.blocks:
+        at = fields[block.name]
+        in_table_order = np.arange(at.start, at.stop).reshape(block.shape)
+        for seat in range(n):
+            rows = list(range(block.shape[0]))
+            if block.name in SEAT_BLOCKS:
+                rows[:n] = [(seat + k) % n for k in range(n)]
+            gather[seat, at] = in_table_order[rows].ravel()
+        if block.name == LAST_PUBLIC_BLOCK:
+            break
+    gather.flags.writeable = False
+    return gather
+
+
 class HoaxObserver(Observer):
-    """Encodes in place: the one-hot and claim blocks are cleared as one slice, then set entry by
-    entry; a seat's `character` block is written once per game and its `knowledge` block only when
-    what it knows changes."""
+    """Encodes in place: the public blocks are built once per call in table order (as seat 0 sees
+    them) and gathered into the seat's buffer in its own seat order with one index array; a seat's
+    `character` block is written once per game and its `knowledge` block only when what it knows
+    changes."""
 
     def __init__(self, config: HoaxConfig):
         n = config.num_players
         super().__init__(hoax_layout(n, config.sheet), n)
         self.num_players = n
         self.sheet = config.sheet
-        self.rotations = relative_order(n).tolist()
         fields = self.layout.fields
         self._at = {name: block.start for name, block in fields.items()}
-        self._flags = slice(fields["hoax_holder"].start, fields["immunity_character"].stop)
+        self._counts = slice(0, fields["eliminated"].stop)  # resources, supply, impostor, eliminated
+        self._votes = fields["votes"]
+        self._gather = _gather_indices(self.layout, n)
+        self._public_size = self._gather.shape[1]
+        self.rotations = relative_order(n)
         self.table: HoaxTable | None = None
 
     def reset(self, table: HoaxTable, events: list[Event]) -> None:
@@ -104,43 +150,52 @@ class HoaxObserver(Observer):
                 self._knowledge_changed[s] = True
 
     def encode(self, seat: int) -> np.ndarray:
-        table = self.table
-        n = self.num_players
-        order = self.rotations[seat]
         buf = self._buffers[seat]
-        v = self._views[seat]
-        at = self._at
-        v["resources"][:] = [table.resources[s] for s in order]
-        v["supply"][:] = table.supply
-        v["impostor"][:] = [table.impostor[s] for s in order]
-        v["eliminated"][:] = [table.eliminated[s] for s in order]
-        buf[self._flags] = 0
-        holder = table.hoax_holder
-        buf[at["hoax_holder"] + (n if holder == NOBODY else (holder - seat) % n)] = 1
-        if table.to_act != NOBODY:  # the game is on
-            buf[at["active_player"] + (table.active - seat) % n] = 1
-            buf[at["decision"] + table.decision] = 1
-            buf[at["to_act"] + (table.to_act - seat) % n] = 1
-        buf[at["turn_progress"]] = table.claimed
-        buf[at["turn_progress"] + 1] = table.accused
-        claim = table.claim
-        if claim is not None:
-            buf[at["claimant"] + (claim.claimant - seat) % n] = 1
-            buf[at["claim_character"] + claim.character] = 1
-            buf[at["claim_option"] + claim.option] = 1
-            if claim.resource != NOBODY:
-                buf[at["claim_type"] + claim.resource] = 1
-            if claim.player != NOBODY:
-                buf[at["claim_player"] + (claim.player - seat) % n] = 1
-            immunity = table.immunity
-            if immunity is not None:
-                buf[at["immunity_claimant"] + (immunity.claimant - seat) % n] = 1
-                buf[at["immunity_character"] + immunity.character] = 1
-        v["votes"][:] = [(table.votes[s] > 0, table.votes[s] < 0) for s in order]
+        buf[: self._public_size] = np.frombuffer(self._public_bytes(), dtype=np.uint8)[self._gather[seat]]
         if self._knowledge_changed[seat]:
-            v["knowledge"][:] = self.beliefs.marginals(seat)[order]
+            self._views[seat]["knowledge"][:] = self.beliefs.marginals(seat)[self.rotations[seat]]
             self._knowledge_changed[seat] = False
         return buf
+
+    def _public_bytes(self) -> bytearray:
+        """The public blocks in table order, read afresh from the table.
+
+        They are built as bytes (every public value is a count up to 27 or a
+        0/1), which Python writes several times faster than a float array.
+        """
+        table = self.table
+        n = self.num_players
+        public = bytearray(self._public_size)
+        at = self._at
+        public[self._counts] = [
+            *chain.from_iterable(table.resources),
+            *table.supply,
+            *chain.from_iterable(table.impostor),
+            *table.eliminated,
+        ]
+        holder = table.hoax_holder
+        public[at["hoax_holder"] + (n if holder == NOBODY else holder)] = 1
+        if table.to_act != NOBODY:  # the game is on
+            public[at["active_player"] + table.active] = 1
+            public[at["decision"] + table.decision] = 1
+            public[at["to_act"] + table.to_act] = 1
+        public[at["turn_progress"]] = table.claimed
+        public[at["turn_progress"] + 1] = table.accused
+        claim = table.claim
+        if claim is not None:
+            public[at["claimant"] + claim.claimant] = 1
+            public[at["claim_character"] + claim.character] = 1
+            public[at["claim_option"] + claim.option] = 1
+            if claim.resource != NOBODY:
+                public[at["claim_type"] + claim.resource] = 1
+            if claim.player != NOBODY:
+                public[at["claim_player"] + claim.player] = 1
+            immunity = table.immunity
+            if immunity is not None:
+                public[at["immunity_claimant"] + immunity.claimant] = 1
+                public[at["immunity_character"] + immunity.character] = 1
+        public[self._votes] = [x for vote in table.votes for x in (vote > 0, vote < 0)]
+        return public
 
     def describe(self, seat: int) -> str:
         names = self.sheet.names
