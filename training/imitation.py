@@ -13,6 +13,8 @@ already knows roughly what a position is worth.
 from __future__ import annotations
 
 from collections.abc import Callable
+import collections
+import itertools
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ import numpy as np
 
 from hidden_role_envs.policies import make_policy
 
-GAMES_PER_TASK = 50  # games one worker process records before reporting back
+GAMES_PER_TASK = 20  # games one worker process records before reporting back
 
 
 @dataclass
@@ -80,21 +82,42 @@ def collect(
     game: str,
     num_players: int,
     opponents: list[str],
-    games: int,
+    decisions: int,
     seed: int,
     gamma: float,
     processes: int,
-    on_games_done: Callable[[int], None] = lambda count: None,
+    on_recorded: Callable[[int], None] = lambda count: None,
 ) -> Demonstrations:
-    """`games` seeded games of demonstrations, recorded in `processes` worker processes."""
+    """Whole seeded games of demonstrations until they hold at least `decisions` decisions.
+
+    Games are recorded in blocks, in `processes` worker processes, and the
+    blocks are taken in order of their seeds, so the result does not depend
+    on the number of processes. `on_recorded` gets the decisions of each block taken.
+    """
     first = seed * 1_000_003  # keeps the seeds of runs with different --seed apart
-    tasks = [range(start, min(start + GAMES_PER_TASK, first + games)) for start in range(first, first + games, GAMES_PER_TASK)]
-    parts = []
-    workers = max(1, min(processes, len(tasks)))
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        for part in pool.map(record, *zip(*[(game, num_players, opponents, task, gamma) for task in tasks])):
-            parts.append(part)
-            on_games_done(part.games)
+    blocks = (range(first + i * GAMES_PER_TASK, first + (i + 1) * GAMES_PER_TASK) for i in itertools.count())
+    parts: list[Demonstrations] = []
+    recorded = 0
+
+    def take(part: Demonstrations) -> bool:
+        nonlocal recorded
+        parts.append(part)
+        recorded += len(part.actions)
+        on_recorded(len(part.actions))
+        return recorded >= decisions
+
+    if processes <= 1:
+        for block in blocks:
+            if take(record(game, num_players, opponents, block, gamma)):
+                break
+        return Demonstrations.concatenate(parts)
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        pending = collections.deque(pool.submit(record, game, num_players, opponents, next(blocks), gamma)
+                                    for _ in range(processes))
+        while not take(pending.popleft().result()):
+            pending.append(pool.submit(record, game, num_players, opponents, next(blocks), gamma))
+        for future in pending:
+            future.cancel()
     return Demonstrations.concatenate(parts)
 
 

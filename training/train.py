@@ -11,11 +11,11 @@ are kept), each kind drawn a third of the time. Episodes run in `--envs` paralle
 per core).
 
 Warm start (`training.imitation`): before PPO, the scripted player plays
-the learner's seat in `--imitation-games` seeded games against the first
-opponents (random and scripted players); the policy is fitted to its
-choices and the value net to the rewards that followed, for
-`--imitation-epochs` passes. `--imitation-games 0` starts PPO from a
-random policy instead.
+the learner's seat in seeded games against the first opponents (random and
+scripted players) until it has made `--imitation-steps` decisions; the
+policy is fitted to its choices and the value net to the rewards that
+followed, for `--imitation-epochs` passes. `--imitation-steps 0` starts
+PPO from a random policy instead.
 
 Every `--eval-every` steps, and before the first, the current model is saved
 as a checkpoint and plays `--eval-games` seeded games against random players
@@ -140,7 +140,7 @@ class Settings:
     final_games: int
     pool_size: int
     progress: bool
-    imitation_games: int = 4000
+    imitation_steps: int = 40_000
     imitation_epochs: int = 30
 
 
@@ -160,19 +160,19 @@ def train(s: Settings) -> dict[str, Row]:
     model = MaskablePPO(
         "MlpPolicy",
         venv,
-        learning_rate=3e-4,
+        learning_rate=1e-4,  # small steps: PPO refines the imitated policy rather than overwrite it
         n_steps=1024,
-        batch_size=256,
-        n_epochs=5,
-        gamma=0.995,
+        batch_size=512,
+        n_epochs=10,
+        gamma=1.0,  # one episode is one game, and only its result counts
         ent_coef=0.01,
-        policy_kwargs={"net_arch": [128, 128]},
+        policy_kwargs={"net_arch": [256, 256]},
         tensorboard_log=os.path.join(s.out, "tensorboard"),
         seed=s.seed,
         device="cpu",
         verbose=0,
     )
-    if s.imitation_games:
+    if s.imitation_steps:
         warm_start(model, s)
     baselines = random_baselines(s.game, s.num_players, s.eval_games, s.seed)
     points: list[CurvePoint] = []
@@ -234,9 +234,9 @@ def warm_start(model, s: Settings) -> None:
     """Fit the new model to the scripted player's decisions before PPO starts."""
     import torch
 
-    bar = progress_bar(s.imitation_games, "record the scripted player", enabled=s.progress, unit="game")
-    demos = imitation.collect(s.game, s.num_players, opponent_pool([]), s.imitation_games, s.seed, model.gamma,
-                              s.envs, on_games_done=bar.update if bar else lambda count: None)
+    bar = progress_bar(s.imitation_steps, "record the scripted player", enabled=s.progress, unit="decision")
+    demos = imitation.collect(s.game, s.num_players, opponent_pool([]), s.imitation_steps, s.seed, model.gamma,
+                              s.envs, on_recorded=bar.update if bar else lambda count: None)
     if bar:
         bar.close()
     bar = progress_bar(s.imitation_epochs, "imitate it", enabled=s.progress, unit="epoch")
@@ -294,8 +294,8 @@ def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentPar
                         help="games per opponent kind at the end (1000)")
     parser.add_argument("--pool-size", type=non_negative_int, default=5,
                         help="frozen past versions kept as opponents (5)")
-    parser.add_argument("--imitation-games", type=non_negative_int, default=4000,
-                        help="games of the scripted player to imitate before PPO; 0: none (default 4000)")
+    parser.add_argument("--imitation-steps", type=non_negative_int, default=40_000,
+                        help="decisions of the scripted player to imitate before PPO; 0: none (default 40000)")
     parser.add_argument("--imitation-epochs", type=positive_int, default=30,
                         help="passes over those games (default 30)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -325,7 +325,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a folder")
     return Settings(args.game, num_players, args.timesteps, args.seed, args.envs, out, args.eval_every,
-                    args.eval_games, args.final_games, args.pool_size, not args.no_progress, args.imitation_games,
+                    args.eval_games, args.final_games, args.pool_size, not args.no_progress, args.imitation_steps,
                     args.imitation_epochs)
 
 
@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.train") 
         return 130
     print(format_final(settings, final))
     minutes = (time.perf_counter() - started) / 60
-    imitation_log = "imitation.csv, " if settings.imitation_games else ""
+    imitation_log = "imitation.csv, " if settings.imitation_steps else ""
     print(f"wrote {settings.out}/: model.zip, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
           f"checkpoints/, tensorboard/ ({minutes:.1f} min)")
     return 0

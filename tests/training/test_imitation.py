@@ -10,23 +10,23 @@ pytest.importorskip("sb3_contrib")
 
 @pytest.fixture(scope="module")
 def demos():
-    return imitation.collect("hoax", 3, ["random", "scripted"], games=60, seed=3, gamma=1.0, processes=2)
+    return imitation.collect("hoax", 3, ["random", "scripted"], decisions=1500, seed=3, gamma=1.0, processes=2)
 
 
 def test_demonstrations_are_legal_decisions_with_their_outcomes(demos):
-    assert demos.games == 60
     rows = len(demos.actions)
-    assert rows > 60 and demos.observations.shape[0] == demos.masks.shape[0] == demos.returns.shape[0] == rows
+    assert rows >= 1500 and demos.games % imitation.GAMES_PER_TASK == 0
+    assert demos.observations.shape[0] == demos.masks.shape[0] == demos.returns.shape[0] == rows
     assert demos.masks[np.arange(rows), demos.actions].all()
     # undiscounted returns of games that end in a win or a loss (eliminations pay along the way)
     assert np.isin(np.round(demos.returns, 6), (-1.0, 0.0, 1.0)).all()
 
 
 def test_recording_is_deterministic_under_a_seed(demos):
-    again = imitation.collect("hoax", 3, ["random", "scripted"], games=60, seed=3, gamma=1.0, processes=1)
+    again = imitation.collect("hoax", 3, ["random", "scripted"], decisions=1500, seed=3, gamma=1.0, processes=1)
     assert np.array_equal(demos.actions, again.actions)
     assert np.array_equal(demos.observations, again.observations)
-    other = imitation.collect("hoax", 3, ["random", "scripted"], games=60, seed=4, gamma=1.0, processes=1)
+    other = imitation.collect("hoax", 3, ["random", "scripted"], decisions=1500, seed=4, gamma=1.0, processes=1)
     assert not np.array_equal(demos.actions[:50], other.actions[:50])
 
 
@@ -40,6 +40,6 @@ def test_the_fitted_policy_picks_what_the_scripted_player_picked(demos):
     imitation.imitate(model.policy, demos, epochs=15, seed=0,
                       on_epoch_done=lambda epoch, loss, agreed: agreement.append(agreed))
     assert len(agreement) == 15
-    assert agreement[-1] > 0.8 > agreement[0]
+    assert agreement[-1] > agreement[0] + 0.2
     chosen, _ = model.predict(demos.observations, action_masks=demos.masks, deterministic=True)
-    assert (chosen == demos.actions).mean() > 0.8
+    assert (chosen == demos.actions).mean() > 0.85

@@ -20,7 +20,7 @@ def smoke_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     code = train.main(
         ["hoax", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
-         "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--imitation-games", "20",
+         "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--imitation-steps", "200",
          "--imitation-epochs", "2", "--no-progress", "--out", str(out)]
     )
     assert code == 0
