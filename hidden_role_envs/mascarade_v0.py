@@ -67,8 +67,8 @@ Spy, Peasant, Cheat, Inquisitor, Widow.
 
 | block | shape | meaning |
 |---|---|---|
-| `coins` | (n,) | coins of each seat (no upper bound: the bank is unlimited) |
-| `courthouse` | (1,) | coins in the courthouse |
+| `coins` | (n,) | coins of each seat, clipped at 13 (see below) |
+| `courthouse` | (1,) | coins in the courthouse, clipped at 13 (see below) |
 | `active_player` | (n,) | one-hot: whose turn it is |
 | `to_act` | (n,) | one-hot: the seat asked to decide |
 | `decision` | (9,) | one-hot: turn, claim, Spy's card, Spy's swap, Bishop, Fool, Inquisitor, guess, Witch |
@@ -83,6 +83,16 @@ Spy, Peasant, Cheat, Inquisitor, Widow.
 | `power_cards` | (P,) | the cards the power in progress handles (the Spy's two, the questioned card) |
 | `knowledge` | (P, 12) | this seat's probability that each place holds each character |
 
+Both coin blocks are clipped at 13, so the observation space has a finite
+bound (the bank is unlimited, so coins have none of their own) and nothing a
+decision needs is lost: while the game runs every seat has 1 to 12 coins
+(13 ends it; more than 13 appears only in the final observation, after a
+power such as the Inquisitor's fine of 4 or a Judge taking a large
+courthouse), and the courthouse, which the fines can fill without limit,
+matters only to a Judge, who wins with any courthouse of 12 or more. The
+true counts are on `env.unwrapped.engine.table` and, at the end, in
+`infos[agent]["coins"]` and `["courthouse"]`.
+
 The `knowledge` block is built from what this seat saw only: the open deal,
 its own looks and Spy looks, every reveal, and every swap-or-not it
 watched. A swap it made itself (its turn, its Spy or Fool power) it knows;
@@ -96,8 +106,8 @@ deals: see `hidden_role_envs.games.mascarade.knowledge`).
 At the end only: +1 to each winner, -1 to every other seat; a truncated
 game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
 `characters` (a name per seat, two at 2-3 players), `centre_characters`,
-`courthouse`, `from_bank`, `turns`, and the seat's own `character`,
-`coins` and `won`.
+`courthouse`, `from_bank`, `turns`, and the seat's own `character` and
+`won`.
 
 ## Rules and rulings followed
 - Setup: 6 coins each, an empty courthouse, an unlimited bank (RULING).

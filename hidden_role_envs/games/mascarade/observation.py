@@ -18,19 +18,22 @@ from hidden_role_envs.core.definition import Observer
 from hidden_role_envs.core.game import Event
 from hidden_role_envs.core.observation import Block, ObservationLayout
 from hidden_role_envs.games.mascarade.actions import DECISIONS, place_name
-from hidden_role_envs.games.mascarade.characters import CHARACTERS, NUM_CHARACTERS, MascaradeConfig
+from hidden_role_envs.games.mascarade.characters import CHARACTERS, NUM_CHARACTERS, WINNING_COINS, MascaradeConfig
 from hidden_role_envs.games.mascarade.knowledge import PlaceBeliefs
 from hidden_role_envs.games.mascarade.rules import NOBODY, MascaradeTable
 
-UNBOUNDED = float(np.inf)  # the bank is unlimited, so coins have no upper bound
+# The bank is unlimited, so coins have no natural upper bound; the coin blocks are clipped here, where
+# nothing a decision needs is lost: 13 coins or more has won, and while the game runs every seat has at
+# least 1 coin, so a courthouse of 12 or more makes any Judge win.
+COIN_CAP = WINNING_COINS
 
 
 def mascarade_layout(config: MascaradeConfig) -> ObservationLayout:
     n, places, k = config.num_players, config.num_places, NUM_CHARACTERS
     return ObservationLayout(
         [
-            Block("coins", (n,), 0, UNBOUNDED, "coins of each seat"),
-            Block("courthouse", (1,), 0, UNBOUNDED, "coins in the courthouse"),
+            Block("coins", (n,), 0, COIN_CAP, "coins of each seat, clipped at 13 (13 or more has won)"),
+            Block("courthouse", (1,), 0, COIN_CAP, "coins in the courthouse, clipped at 13 (12 or more: a Judge wins)"),
             Block("active_player", (n,), 0, 1, "one-hot: whose turn it is"),
             Block("to_act", (n,), 0, 1, "one-hot: the seat asked to decide"),
             Block("decision", (len(DECISIONS),), 0, 1, "one-hot: the decision being asked"),
@@ -94,8 +97,9 @@ class MascaradeObserver(Observer):
         table = self.table
         n = self.num_players
         v = self._views[seat]
-        v["coins"][:] = table.coins[seat:] + table.coins[:seat]  # from the observer leftwards
-        v["courthouse"][0] = table.courthouse
+        coins = table.coins[seat:] + table.coins[:seat]  # from the observer leftwards
+        v["coins"][:] = coins if max(coins) <= COIN_CAP else [min(c, COIN_CAP) for c in coins]
+        v["courthouse"][0] = min(table.courthouse, COIN_CAP)
         _one_hot_seat(v["active_player"], table.active, seat, n)
         _one_hot_seat(v["to_act"], table.to_act, seat, n)
         _one_hot(v["decision"], table.decision)

@@ -697,6 +697,24 @@ def test_end_of_game(sc):
     run(sc)
 
 
+def test_the_coin_blocks_are_clipped_at_13():
+    """The bank is unlimited: the blocks have the finite bound 13, and larger counts show as 13."""
+    env = new_env(5, D5)
+    space = env.observation_space("player_0")["observation"]
+    fields = env.unwrapped.observation_fields
+    assert list(space.high[fields["coins"]]) == [13] * 5
+    assert list(space.high[fields["courthouse"]]) == [13]
+    play(env, P5 + [set_courthouse(20)])
+    assert block(env, 4, "courthouse")[0] == 13
+    play(env, ["4: announce Judge"] + passes(5, 4, 0))  # the Judge takes the 20 coins: 26
+    assert env.unwrapped.engine.is_over
+    assert list(env.unwrapped.engine.table.coins) == [26, 6, 6, 6, 6]
+    for observer in range(5):
+        observation = env.observe(f"player_{observer}")["observation"]
+        assert space.contains(observation)
+        assert list(block(env, observer, "coins")) == [[13, 6, 6, 6, 6][(observer + k) % 5] for k in range(5)]
+
+
 def test_the_turn_limit_truncates():
     env = mascarade_v0.env(num_players=4, max_turns=6)
     env.reset(seed=0, options={"setup": {"cards": D4, "first_player": 0}})
