@@ -43,6 +43,8 @@ def targets_table(targets: list[dict]) -> list[str]:
         measured = "-" if row["measured"] is None else f"{row['measured']:,.0f} {unit}"
         if row.get("times_reference") is not None:
             measured += f" ({row['times_reference']:.1f}x leduc)"
+        if row.get("per_cpu_second") is not None:
+            measured += f" ({row['per_cpu_second']:,.0f} per CPU second)"
         required = "-" if row["required"] is None else f"{row['required']:,.0f} {unit}"
         ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}"
         met = {True: "yes", False: "**no**", None: "not measured"}[row["met"]]

@@ -314,10 +314,10 @@ def measure_memory(games: list[str], throughput: list[dict], seed: int, bar) -> 
 def check_targets(games: list[str], throughput: list[dict], memory: list[dict]) -> list[dict]:
     """One row per game and target: measured, required, their ratio, and whether it is met."""
 
-    def steps(subject: str, interface: str, players: int | None = None) -> float | None:
+    def steps(subject: str, interface: str, players: int | None = None, key: str = "steps_per_second") -> float | None:
         for case in throughput:
             if case["subject"] == subject and case["interface"] == interface and players in (None, case["players"]):
-                return case["steps_per_second"]
+                return case[key]
         return None
 
     reference = steps(REFERENCE_PEER, "env()")
@@ -334,7 +334,9 @@ def check_targets(games: list[str], throughput: list[dict], memory: list[dict]) 
         slowest = min(PLAYER_COUNTS[game], key=lambda players: steps(game, "engine", players))
         target = f"engine alone >= {ENGINE_STEPS_PER_SECOND:,} steps/s at every count (the slowest shown)"
         rate = steps(game, "engine", slowest)
-        rows.append(_target(target, game, slowest, rate, ENGINE_STEPS_PER_SECOND, "steps/s", at_least=True))
+        row = _target(target, game, slowest, rate, ENGINE_STEPS_PER_SECOND, "steps/s", at_least=True)
+        row["per_cpu_second"] = steps(game, "engine", slowest, key="steps_per_cpu_second")  # what a busy machine hides
+        rows.append(row)
     for game in games:
         largest = max((row for row in memory if row["game"] == game), key=lambda row: row["first_kib"])
         target = f"one env mid-game < {MEMORY_KIB:,} KiB at every count (the largest shown)"
