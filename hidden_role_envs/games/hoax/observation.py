@@ -12,7 +12,6 @@ places to its left (seat (observer + k) mod n).
 from __future__ import annotations
 
 from itertools import chain
-from math import prod
 
 import numpy as np
 
