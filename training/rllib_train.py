@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.rllib_tr
     if final:
         print(format_final(settings, final))
     minutes = (time.perf_counter() - started) / 60
-    print(f"wrote {settings.out}/: progress.csv, checkpoints/ (last: {os.path.relpath(checkpoint)})"
+    print(f"wrote {settings.out}/: progress.csv, checkpoints/ (the last: {os.path.basename(checkpoint)})"
           f"{', evaluation.csv' if final else ''} ({len(iterations)} iterations, {minutes:.1f} min)")
     return 0
 
