@@ -100,7 +100,8 @@ def build_parser(prog: str = "python -m training.rllib_train") -> argparse.Argum
     parser.add_argument("--policy-per-role", action="store_true",
                         help="one policy per fixed role (games: " + ", ".join(FIXED_ROLE_GAMES) + ")")
     parser.add_argument("--address", default=None,
-                        help="a running Ray cluster: HOST:PORT of its head, or 'auto' (default: a new local instance)")
+                        help="a running Ray cluster: HOST[:PORT] of its head (port 6379 by default), or 'auto' for "
+                             "the one this machine belongs to (default: a new local instance)")
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>-<players>p-seed<seed>-rllib)")
     parser.add_argument("--checkpoint-every", type=positive_int, default=10, help="iterations between checkpoints (10)")
     parser.add_argument("--final-games", type=non_negative_int, default=1000,
@@ -109,10 +110,13 @@ def build_parser(prog: str = "python -m training.rllib_train") -> argparse.Argum
 
 
 def check_address(address: str) -> str:
-    """The address as Ray takes it; UsageError unless it is 'auto' or a HOST:PORT that accepts connections."""
+    """The address as Ray takes it; UsageError unless it is 'auto' or a HOST[:PORT] that accepts connections.
+
+    Checked here because Ray keeps retrying an address that does not answer.
+    """
     if address == "auto":
         return address
-    host, colon, port_text = address.removeprefix("ray://").rpartition(":")
+    host, colon, port_text = address.rpartition(":")
     if not colon:
         host, port_text = port_text, str(RAY_PORT)
     if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
@@ -121,7 +125,7 @@ def check_address(address: str) -> str:
         socket.create_connection((host, int(port_text)), timeout=5).close()
     except OSError as error:
         raise UsageError(f"--address {address!r}: no Ray cluster answers there ({error.strerror or error})") from None
-    return address if address.startswith("ray://") else f"{host}:{port_text}"
+    return f"{host}:{port_text}"
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -163,7 +167,10 @@ def start_ray(s: Settings) -> int:
     import ray
 
     quiet_ray_logs()
-    options = {"logging_level": logging.ERROR, "runtime_env": {"worker_process_setup_hook": "training.rllib_train.quiet_ray_logs"}}
+    options = {
+        "logging_level": logging.ERROR,
+        "runtime_env": {"worker_process_setup_hook": "training.rllib_train.quiet_ray_logs"},  # in every Ray process
+    }
     if s.address is None:
         cpus = os.cpu_count() or 1
         runners = cpus if s.env_runners is None else s.env_runners
