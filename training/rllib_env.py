@@ -41,8 +41,6 @@ FIXED_ROLES: dict[str, tuple[tuple[str, ...], Callable[[np.ndarray, dict[str, sl
 }
 
 SEPARATOR = "/"
-
-
 SHARED_POLICY = "shared"
 SAMPLING_SECONDS = "sampling_seconds"
 
