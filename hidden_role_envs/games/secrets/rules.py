@@ -178,7 +178,8 @@ class SecretsGame(RulesEngine):
                     f"(the last one is the centre); got {[IDENTITIES[t] for t in tokens]}"
                 )
         else:
-            tokens = [token_multiset[i] for i in rng.permutation(len(token_multiset)).tolist()]
+            tokens = list(token_multiset)
+            rng.shuffle(tokens)  # (Generator.shuffle of a list draws as it would for rng.permutation)
         self.tokens = tokens
 
         if "deck" in setup:
@@ -186,7 +187,8 @@ class SecretsGame(RulesEngine):
             if sorted(deck) != FULL_DECK:
                 raise ValueError("setup deck must be the 29 character cards of the game, in any order")
         else:
-            deck = [FULL_DECK[i] for i in rng.permutation(len(FULL_DECK)).tolist()]
+            deck = list(FULL_DECK)
+            rng.shuffle(deck)
         self.deck = deque(deck)
 
         if "bullets" in setup:
@@ -194,7 +196,8 @@ class SecretsGame(RulesEngine):
             if sorted(bullets) != sorted(BULLET_VALUES):
                 raise ValueError(f"setup bullets must be the values {BULLET_VALUES} in some order; got {bullets}")
         else:
-            bullets = [BULLET_VALUES[i] for i in rng.permutation(len(BULLET_VALUES)).tolist()]
+            bullets = list(BULLET_VALUES)
+            rng.shuffle(bullets)
         self.bullet_deck = deque(bullets)
 
         first = setup.get("first_player")
@@ -493,7 +496,7 @@ class SecretsGame(RulesEngine):
                     events.append(Event("pair_turned_down", self.everyone, (seat, card)))
         self._update_un_token(events)
         table.turn += 1
-        if any(table.cards[s] >= self.end_size for s in self.touched):
+        if max(table.cards) >= self.end_size:  # only a screen that grew this turn can have got there
             self.over = True
             table.decision = GAME_OVER
             table.to_act = NOBODY
