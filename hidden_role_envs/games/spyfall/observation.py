@@ -92,10 +92,13 @@ class SpyfallObserver(Observer):
         self.num_players = n
         self.matrix = config.places.matrix
         self.rotations = relative_order(n)
-        # relative[observer][seat]: the seat's row in the observer's blocks; NOBODY (-1) lands on the last entry, n
-        self.relative = [[(s - observer) % n for s in range(n)] + [n] for observer in range(n)]
-        self.eye = np.vstack([np.eye(n, dtype=np.float32), np.zeros(n, dtype=np.float32)])  # row n: nobody
-        self.decision_eye = np.vstack([np.eye(len(DECISIONS), dtype=np.float32), np.zeros(len(DECISIONS))])
+        # relative[observer][seat]: the seat's entry in the observer's blocks; NOBODY (index -1) stays NOBODY
+        self.relative = [[(s - observer) % n for s in range(n)] + [NOBODY] for observer in range(n)]
+        self.eye = np.eye(n, dtype=np.float32)
+        # Runs of adjacent blocks that encode() clears at once before setting the entries that are on.
+        fields = self.layout.fields
+        self._exchange_blocks = slice(fields["question"].start, fields["votes_cast"].stop)
+        self._decision_blocks = slice(fields["decision"].start, fields["to_act"].stop)
         # log-likelihood of each location given one answer (attribute, yes) under the knowledge model
         self.answer_loglik = np.where(self.matrix.T[:, None, :] == np.array([0, 1])[None, :, None], _LOG_TRUE, _LOG_LIE)
         self._all = self._every_seats_blocks()
@@ -120,6 +123,7 @@ class SpyfallObserver(Observer):
     def reset(self, table: SpyfallTable, events: list[Event]) -> None:
         self.table = table
         self._buffers[:] = 0
+        self._all["round"][:, 1] = self.config.num_rounds
         self.update(events)
 
     def update(self, events: list[Event]) -> None:
@@ -203,33 +207,36 @@ class SpyfallObserver(Observer):
 
     def encode(self, seat: int) -> np.ndarray:
         table = self.table
+        buffer = self._buffers[seat]
         v = self._views[seat]
-        eye = self.eye
         rel = self.relative[seat]
-        v["question"][0] = eye[rel[table.asker]]
-        v["question"][1] = eye[rel[table.target]]
-        v["question_attribute"][:] = 0
-        if table.attribute != NOBODY:
+        buffer[self._exchange_blocks] = 0
+        if table.attribute != NOBODY:  # a question waits for its answer
+            v["question"][0, rel[table.asker]] = 1
+            v["question"][1, rel[table.target]] = 1
             v["question_attribute"][table.attribute] = 1
-        v["cannot_ask"][:] = eye[rel[table.cannot_ask]]
-        v["accusation"][0] = eye[rel[table.accuser]]
-        v["accusation"][1] = eye[rel[table.accused]]
-        v["votes_cast"][:] = 0
-        for voter in table.voters[: table.votes_cast]:
-            v["votes_cast"][(voter - seat) % self.num_players] = 1
+        if table.cannot_ask != NOBODY:
+            v["cannot_ask"][rel[table.cannot_ask]] = 1
+        if table.accuser != NOBODY:  # a vote is in progress
+            v["accusation"][0, rel[table.accuser]] = 1
+            v["accusation"][1, rel[table.accused]] = 1
+            for voter in table.voters[: table.votes_cast]:
+                v["votes_cast"][rel[voter]] = 1
         v["accusation_used"][:] = table.accusation_used[seat:] + table.accusation_used[:seat]
-        v["clock"][0] = self.config.question_limit - table.questions
-        v["clock"][1] = table.time_up
+        clock = v["clock"]
+        clock[0] = self.config.question_limit - table.questions
+        clock[1] = table.time_up
         v["scores"][:] = table.scores[seat:] + table.scores[:seat]
         v["round"][0] = table.round + 1
-        v["round"][1] = self.config.num_rounds
-        v["dealer"][:] = eye[rel[table.dealer]]
-        v["decision"][:] = self.decision_eye[table.decision]
-        v["to_act"][:] = eye[rel[table.to_act]]
+        _one_hot(v["dealer"], rel[table.dealer])
+        buffer[self._decision_blocks] = 0
+        if table.to_act != NOBODY:
+            v["decision"][table.decision] = 1
+            v["to_act"][rel[table.to_act]] = 1
         if self.stale[seat]:
             self._encode_beliefs(seat, v)
             self.stale[seat] = False
-        return self._buffers[seat]
+        return buffer
 
     def _encode_beliefs(self, seat: int, v: dict[str, np.ndarray]) -> None:
         location_belief, spy_belief = v["location_belief"], v["spy_belief"]
@@ -271,3 +278,9 @@ class SpyfallObserver(Observer):
             )
         )
         return "\n".join(lines)
+
+
+def _one_hot(view: np.ndarray, index: int) -> None:
+    view.fill(0)
+    if index != NOBODY:
+        view[index] = 1
