@@ -60,8 +60,10 @@ NOBODY = -1
 GAME_OVER = -1  # table.decision once the game has ended
 
 FULL_DECK = [card for card, copies in enumerate(CARD_COPIES) for _ in range(copies)]
-TOKEN_MULTISETS = {n: [kind for kind, count in enumerate(tokens) for _ in range(count)]
-                   for n, tokens in TOKENS_BY_PLAYERS.items()}  # players -> identity tokens in play, sorted
+# players -> the identity tokens in play, sorted
+TOKEN_MULTISETS = {
+    n: [kind for kind, count in enumerate(counts) for _ in range(count)] for n, counts in TOKENS_BY_PLAYERS.items()
+}
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ class SecretsTable:
         self.face_up = [[0] * NUM_CHARACTERS for _ in range(n)]  # per screen, per character
         self.face_down = [0] * n
         self.bullets = [0] * n  # Bullets received (values hidden)
-        self.cards = [0] * n  # cards on each screen, face up or down, Bullets included: what the UN token counts
+        self.cards = [0] * n  # cards on each screen, face up or down, and Bullets: what the UN token and the end count
         self.active = 0
         self.revealed: tuple[int, ...] = ()  # the character(s) showing this turn
         self.offer_target = NOBODY
@@ -496,7 +498,7 @@ class SecretsGame(RulesEngine):
                     events.append(Event("pair_turned_down", self.everyone, (seat, card)))
         self._update_un_token(events)
         table.turn += 1
-        if max(table.cards) >= self.end_size:  # only a screen that grew this turn can have got there
+        if max(table.cards) >= self.end_size:  # reached this turn: any earlier and the game would be over
             self.over = True
             table.decision = GAME_OVER
             table.to_act = NOBODY
