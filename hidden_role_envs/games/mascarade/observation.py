@@ -58,17 +58,19 @@ class MascaradeObserver(Observer):
         self.config = config
         self.num_players = n
         self.place_order = config.relative_places()  # relative place -> absolute, per seat
-        self.relative_place = np.argsort(self.place_order, axis=1)  # absolute place -> relative, per seat
+        self.relative_place = np.argsort(self.place_order, axis=1).tolist()  # absolute place -> relative, per seat
         self._seat_arrays: dict[tuple[int, ...], np.ndarray] = {}
         self.table: MascaradeTable | None = None
-        self._shows_announcement = [True] * n  # per seat: its buffer's announcement blocks may be non-zero
+        # Runs of adjacent blocks that encode() clears at once before setting the entries that are on.
+        fields = self.layout.fields
+        self._turn_blocks = slice(fields["active_player"].start, fields["decision"].stop)
+        self._announcement_blocks = slice(fields["announcement"].start, fields["power_cards"].stop)
 
     def reset(self, table: MascaradeTable, events: list[Event]) -> None:
         self.table = table
         self.beliefs = PlaceBeliefs(self.config.counts, self.config.num_places, self.num_players)
         for v in self._views:
             v["in_play"][:] = self.config.counts
-        self._shows_announcement = [True] * self.num_players
         self.update(events)
 
     def _seats(self, seen_by: tuple[int, ...]) -> np.ndarray:
@@ -96,40 +98,39 @@ class MascaradeObserver(Observer):
     def encode(self, seat: int) -> np.ndarray:
         table = self.table
         n = self.num_players
+        buffer = self._buffers[seat]
         v = self._views[seat]
         coins = table.coins[seat:] + table.coins[:seat]  # from the observer leftwards
         v["coins"][:] = coins if max(coins) <= COIN_CAP else [min(c, COIN_CAP) for c in coins]
         v["courthouse"][0] = min(table.courthouse, COIN_CAP)
-        _one_hot_seat(v["active_player"], table.active, seat, n)
-        _one_hot_seat(v["to_act"], table.to_act, seat, n)
-        _one_hot(v["decision"], table.decision)
+        buffer[self._turn_blocks] = 0
+        v["active_player"][(table.active - seat) % n] = 1
+        if table.to_act != NOBODY:
+            v["to_act"][(table.to_act - seat) % n] = 1
+            v["decision"][table.decision] = 1
         v["preparation"][0] = table.preparation
         v["forced_swap"][0] = table.forced
-        if table.announcement != NOBODY or self._shows_announcement[seat]:
+        buffer[self._announcement_blocks] = 0
+        if table.announcement != NOBODY:
             self._encode_announcement(seat, v)
         v["knowledge"][:] = self.beliefs.probs[seat].take(self.place_order[seat], axis=0)
-        return self._buffers[seat]
+        return buffer
 
     def _encode_announcement(self, seat: int, v: dict[str, np.ndarray]) -> None:
-        """The blocks of the announcement in progress: all zero between announcements, so then written once."""
+        """The entries that are on in the blocks of the announcement in progress (cleared by the caller)."""
         table = self.table
         n = self.num_players
         to_relative = self.relative_place[seat]
-        _one_hot(v["announcement"], table.announcement)
-        _one_hot_seat(v["announcer"], table.announcer, seat, n)
-        v["claimants"].fill(0)
+        v["announcement"][table.announcement] = 1
+        v["announcer"][(table.announcer - seat) % n] = 1
         for claimant in table.claimants:
             v["claimants"][(claimant - seat) % n] = 1
-        v["claimed_cards"].fill(0)
         for place in table.claim_places:
             v["claimed_cards"][to_relative[place]] = 1
-        v["revealed"].fill(0)
         for place, character in table.revealed.items():
             v["revealed"][to_relative[place], character] = 1
-        v["power_cards"].fill(0)
         for place in table.power_places:
             v["power_cards"][to_relative[place]] = 1
-        self._shows_announcement[seat] = table.announcement != NOBODY
 
     def describe(self, seat: int) -> str:
         config = self.config
@@ -147,15 +148,3 @@ class MascaradeObserver(Observer):
             who = "" if owner < 0 or owner == seat else f" (player_{owner})"
             lines.append(f"  card {label}{who}: {text}")
         return "\n".join(lines)
-
-
-def _one_hot(view: np.ndarray, index: int) -> None:
-    view.fill(0)
-    if index != NOBODY:
-        view[index] = 1
-
-
-def _one_hot_seat(view: np.ndarray, seat: int, observer: int, num_players: int) -> None:
-    view.fill(0)
-    if seat != NOBODY:
-        view[(seat - observer) % num_players] = 1
