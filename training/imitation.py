@@ -12,10 +12,10 @@ already knows roughly what a position is worth.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import collections
 import itertools
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 

@@ -232,8 +232,6 @@ def train(s: Settings) -> dict[str, Row]:
 
 def warm_start(model, s: Settings) -> None:
     """Fit the new model to the scripted player's decisions before PPO starts."""
-    import torch
-
     bar = progress_bar(s.imitation_steps, "record the scripted player", enabled=s.progress, unit="decision")
     demos = imitation.collect(s.game, s.num_players, opponent_pool([]), s.imitation_steps, s.seed, model.gamma,
                               s.envs, on_recorded=bar.update if bar else lambda count: None)
@@ -249,12 +247,9 @@ def warm_start(model, s: Settings) -> None:
             if bar:
                 bar.update(1)
 
-        threads = torch.get_num_threads()
-        torch.set_num_threads(s.envs)  # nothing else runs meanwhile
         try:
             imitation.imitate(model.policy, demos, s.imitation_epochs, s.seed, on_epoch_done=epoch_done)
         finally:
-            torch.set_num_threads(threads)
             if bar:
                 bar.close()
 
