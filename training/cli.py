@@ -14,7 +14,7 @@ import importlib
 import sys
 
 COMMANDS = {
-    "train": ("training.train", "train MaskablePPO on one seat by self-play"),
+    "train": ("training.train", "train MaskablePPO by self-play (or PPO on Ray RLlib: --backend rllib)"),
     "evaluate": ("training.evaluate", "win rates of policies in seeded games, with confidence intervals"),
     "play": ("training.play", "play one seat yourself in the terminal"),
     "bench": ("benchmarks.suite", "throughput and memory of the games against PettingZoo's classic games"),
