@@ -110,6 +110,13 @@ def legal_masks(config: SecretsConfig) -> LegalMasks:
     return LegalMasks(config)
 
 
+@lru_cache(maxsize=None)
+def seats(num_players: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Every seat, and for each seat all the others: the audiences of events."""
+    everyone = tuple(range(num_players))
+    return everyone, tuple(everyone[:seat] + everyone[seat + 1 :] for seat in everyone)
+
+
 class SecretsTable:
     """The public table: everything here is seen by every seat."""
 
@@ -167,8 +174,7 @@ class SecretsGame(RulesEngine):
         self.num_players = n
         self.actions = secrets_actions(n)
         self.end_size = screen_size_that_ends_the_game(n)
-        self.everyone = tuple(range(n))
-        self.others = tuple(self.everyone[:seat] + self.everyone[seat + 1 :] for seat in self.everyone)
+        self.everyone, self.others = seats(n)
         self.table = SecretsTable(n)
 
         token_multiset = TOKEN_MULTISETS[n]
