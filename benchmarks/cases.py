@@ -26,7 +26,7 @@ class Run:
     steps: int
     games: int
     seconds: float  # wall-clock
-    cpu_seconds: float  # this process's CPU time: less than `seconds` when other jobs took the CPU
+    cpu_seconds: float  # this process's CPU time: less than `seconds` when other jobs take the CPU
 
 
 class Stopwatch:
@@ -96,6 +96,8 @@ def play_vec(vec_env, seconds: float, choose: random.Random) -> Run:
 class Case(ABC):
     """One measured subject: prepared once, then timed in runs of about `seconds` each."""
 
+    in_process = True  # its work runs in this process, so this process's CPU time measures it
+
     def __init__(self, family: str, subject: str, interface: str, players: int):
         self.family = family  # "game" (this package), "peer" (PettingZoo's classic games) or "floor"
         self.subject = subject
@@ -156,6 +158,8 @@ def single_seat_env(game: str, players: int):
 
 class SubprocVecCase(Case):
     """The single-seat env in Stable-Baselines3's SubprocVecEnv, one worker process per env."""
+
+    in_process = False
 
     def __init__(self, game: str, players: int, n_envs: int, seed: int):
         super().__init__("game", game, f"SubprocVecEnv x{n_envs}", players)

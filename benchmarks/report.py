@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 GAME_TITLES = {"secrets": "Secrets", "mascarade": "Mascarade", "hoax": "Hoax", "spyfall": "Spyfall"}
 FLOOR_TITLE = "do-nothing AEC env"
+
+
+def _is_vec(case: dict) -> bool:
+    return case["interface"].startswith("SubprocVecEnv")
 
 
 def write_json(results: dict, path: Path) -> None:
@@ -43,8 +48,6 @@ def targets_table(targets: list[dict]) -> list[str]:
         measured = "-" if row["measured"] is None else f"{row['measured']:,.0f} {unit}"
         if row.get("times_reference") is not None:
             measured += f" ({row['times_reference']:.1f}x leduc)"
-        if row.get("per_cpu_second") is not None:
-            measured += f" ({row['per_cpu_second']:,.0f} per CPU second)"
         required = "-" if row["required"] is None else f"{row['required']:,.0f} {unit}"
         ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}"
         met = {True: "yes", False: "**no**", None: "not measured"}[row["met"]]
@@ -94,7 +97,7 @@ def peers_table(results: dict) -> list[str]:
 
 
 def vec_table(results: dict) -> list[str]:
-    rows = [c for c in results["cases"] if c["interface"].startswith("SubprocVecEnv")]
+    rows = [c for c in results["cases"] if _is_vec(c)]
     lines = [
         "| game | players | vectorised envs | learner steps/s | episodes/s | learner steps per episode |",
         "|---|---|---|---|---|---|",
@@ -151,15 +154,19 @@ MEMORY_INTRO = (
 )
 
 
-def _cpu_share_line(cases: list[dict]) -> str:
-    """How much of the CPU the timing process got: how far other jobs may have pulled the figures down."""
-    shares = sorted(c["cpu_share"] for c in cases if not c["interface"].startswith("SubprocVecEnv"))
-    if not shares:
-        return ""
-    median = shares[len(shares) // 2]
+def _clock_line(settings: dict, cases: list[dict]) -> str:
+    """Which clock the rates are per second of, and how much of the CPU the timed loops had."""
+    share = statistics.median(c["cpu_share"] for c in cases if not _is_vec(c))
+    if settings["clock"] == "cpu":
+        clock = (
+            "Rates are per second of the timing process's CPU time (`--clock cpu`), which other jobs on the machine"
+            " do not take away; SubprocVecEnv's are wall-clock, as its work runs in other processes."
+        )
+    else:
+        clock = "Rates are per second of wall-clock time (`--clock wall`)."
     return (
-        f"The timed loops had the CPU for {median:.0%} of the wall-clock time (median over the cases; near 100% on a"
-        " quiet machine); `results.json` also gives each case's rate per CPU second."
+        f"{clock} The timed loops had the CPU for {share:.0%} of the wall-clock time (median over the cases; near"
+        " 100% on a quiet machine); `results.json` also has each case's wall-clock rate."
     )
 
 
@@ -174,7 +181,9 @@ def write_markdown(results: dict, path: Path) -> None:
             " the cases take turns, one run each per round."
         ),
         "",
-        f"Machine: {_machine_line(results['machine'])} {_cpu_share_line(results['cases'])}",
+        f"Machine: {_machine_line(results['machine'])}",
+        "",
+        _clock_line(settings, results["cases"]),
         "",
     ]
     if settings["quick"]:
@@ -188,7 +197,7 @@ def write_markdown(results: dict, path: Path) -> None:
     lines += [PEERS_INTRO.format(length=settings["floor_game_length"]), "", *peers_table(results), ""]
     if results["unavailable"]:
         lines += [f"- `{m['subject']}` unavailable: {m['reason']}" for m in results["unavailable"]] + [""]
-    if any(case["interface"].startswith("SubprocVecEnv") for case in results["cases"]):
+    if any(_is_vec(case) for case in results["cases"]):
         lines += ["## The single-seat env under Stable-Baselines3's SubprocVecEnv", "", VEC_INTRO, ""]
         lines += [*vec_table(results), ""]
     lines += ["## Memory per env instance", "", MEMORY_INTRO, "", *memory_table(results), ""]

@@ -57,7 +57,8 @@ def test_every_case_of_the_full_suite_has_positive_figures(full):
     for case in results["cases"]:
         assert case["repeats"] == suite.QUICK_REPEATS == len(case["runs_steps_per_second"])
         assert case["steps_per_second"] > 0 and min(case["runs_steps_per_second"]) > 0
-        assert case["steps_per_cpu_second"] > 0 and case["cpu_share"] > 0
+        assert case["wall_steps_per_second"] > 0 and case["cpu_share"] > 0
+        assert case["clock"] == ("wall" if case["interface"].startswith("SubprocVecEnv") else "cpu")
         if not case["interface"].startswith("SubprocVecEnv"):  # the others play whole games only
             assert case["games_per_second"] > 0 and case["mean_game_length"] >= 1
 
@@ -101,12 +102,12 @@ def test_the_markdown_report_has_every_section_and_the_chart(full):
 
 
 def test_a_subset_with_explicit_settings(tmp_path):
-    results = run_suite(
-        tmp_path, "--games", "spyfall", "--seconds", "0.05", "--repeats", "2", "--seed", "7", "--no-plot"
-    )
+    options = ["--games", "spyfall", "--seconds", "0.05", "--repeats", "2", "--seed", "7", "--clock", "wall"]
+    results = run_suite(tmp_path, *options, "--no-plot")
     settings = results["settings"]
-    assert (settings["seconds"], settings["repeats"], settings["seed"]) == (0.05, 2, 7)
-    assert settings["command"].endswith("--seconds 0.05 --repeats 2 --seed 7 --games spyfall")
+    assert (settings["seconds"], settings["repeats"], settings["seed"], settings["clock"]) == (0.05, 2, 7, "wall")
+    assert settings["command"].endswith("--seconds 0.05 --repeats 2 --seed 7 --clock wall --games spyfall")
+    assert all(c["clock"] == "wall" and c["steps_per_second"] == c["wall_steps_per_second"] for c in results["cases"])
     assert {c["subject"] for c in results["cases"] if c["family"] == "game"} == {"spyfall"}
     assert {t["game"] for t in results["targets"]} == {"spyfall"}
     assert results["plot"] == {"file": None, "skipped": "--no-plot was given"}
@@ -123,6 +124,7 @@ def test_a_subset_with_explicit_settings(tmp_path):
         (["--seconds", "soon"], "positive number"),
         (["--repeats", "0"], "positive integer"),
         (["--seed", "-1"], "non-negative integer"),
+        (["--clock", "sundial"], "invalid choice"),
     ],
 )
 def test_bad_input_is_refused_in_one_line(argv, message, tmp_path, capsys):
