@@ -62,7 +62,7 @@ NOBODY = -1
 BANK, COURTHOUSE = -2, -3  # payers and payees besides the seats
 GAME_OVER = -1  # table.decision once the game has ended
 INQUISITOR_FINE = 4
-NOBODY_REVEALED: frozenset[int] = frozenset()
+NOBODY_REVEALED: frozenset[int] = frozenset()  # table.revealed_last_turn after a turn without reveals
 
 
 class MascaradeTable:
