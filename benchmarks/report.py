@@ -257,7 +257,8 @@ def write_plot(results: dict, path: Path) -> str | None:
     axes.set_yticks(list(positions), labels, fontsize=7)
     axes.invert_yaxis()
     axes.set_xscale("log")
-    axes.set_xlabel("steps per second (log scale), random legal play")
+    per = "CPU second" if results["settings"]["clock"] == "cpu" else "second"
+    axes.set_xlabel(f"steps per {per} (log scale), random legal play")
     leduc = _steps(results["cases"], "leduc_holdem_v4", 2, "env()")
     if leduc:
         axes.axvline(3 * leduc, color="tab:red", linestyle="--", label="target: 3x leduc_holdem_v4 env()")
