@@ -18,7 +18,7 @@ from itertools import permutations
 
 import numpy as np
 
-from hidden_role_envs.core.game import Event, Outcome, RulesEngine
+from hidden_role_envs.core.game import Event, Outcome, RulesEngine, new_event
 from hidden_role_envs.games.secrets.actions import (
     ANSWER,
     ASSASSIN_TARGET,
@@ -228,11 +228,11 @@ class SecretsGame(RulesEngine):
 
     def start(self) -> list[Event]:
         n = self.num_players
-        events = [Event("looked", (s,), (s, s, self.tokens[s])) for s in range(n)]
+        events = [new_event(("looked", (s,), (s, s, self.tokens[s]))) for s in range(n)]
         if n >= 5:  # each seat also sees its right neighbour's token
-            events += [Event("looked", (s,), (s, (s - 1) % n, self.tokens[(s - 1) % n])) for s in range(n)]
+            events += [new_event(("looked", (s,), (s, (s - 1) % n, self.tokens[(s - 1) % n]))) for s in range(n)]
         if n >= 7:  # the centre token is shown to everyone
-            events.append(Event("looked", self.everyone, (NOBODY, n, self.tokens[n])))
+            events.append(new_event(("looked", self.everyone, (NOBODY, n, self.tokens[n]))))
         self._start_turn(events)
         return events
 
@@ -270,36 +270,36 @@ class SecretsGame(RulesEngine):
             self._make_offer((actor + offset) % n, NOBODY if claim is None else claim, events)
         elif kind == UN_CHOICE:
             if arg:
-                events.append(Event("intercepted", self.everyone, (actor,)))
+                events.append(new_event(("intercepted", self.everyone, (actor,))))
                 self._receive(actor, events)
             else:
-                events.append(Event("let_pass", self.everyone, (actor,)))
+                events.append(new_event(("let_pass", self.everyone, (actor,))))
                 self._ask(ANSWER, table.offer_target)
         elif kind == ANSWER:
-            events.append(Event("accepted" if arg else "refused", self.everyone, (actor,)))
+            events.append(new_event(("accepted" if arg else "refused", self.everyone, (actor,))))
             self._receive(actor if arg else table.active, events)
         elif kind == PSYCHIATRIST_SWAP:
             a, b = ((actor + k) % n for k in arg)
             self._swap_tokens(a, b)
-            events.append(Event("swapped", self.everyone, (actor, a, b)))
+            events.append(new_event(("swapped", self.everyone, (actor, a, b))))
             self._end_turn(events)
         elif kind == POLITICIAN_TARGET:
             target = (actor + arg) % n
             self._add_to_screen(target, POLITICIAN, events)
-            events.append(Event("looked", (actor,), (actor, target, self.tokens[target])))
-            events.append(Event("looked_unseen", self.others[actor], (actor, target)))
+            events.append(new_event(("looked", (actor,), (actor, target, self.tokens[target]))))
+            events.append(new_event(("looked_unseen", self.others[actor], (actor, target))))
             self._end_turn(events)
         elif kind == DIPLOMAT_SIDE:
             neighbour = (actor + arg) % n
             self._swap_tokens(neighbour, n)
-            events.append(Event("swapped", (actor,), (actor, neighbour, n)))
+            events.append(new_event(("swapped", (actor,), (actor, neighbour, n))))
             left, right = (actor + LEFT) % n, (actor - 1) % n
-            events.append(Event("swapped_one_of", self.others[actor], (actor, ((left, n), (right, n)))))
+            events.append(new_event(("swapped_one_of", self.others[actor], (actor, ((left, n), (right, n))))))
             self._end_turn(events)
         elif kind == DETECTIVE_LOOK:
             place = n if arg == CENTRE else (actor + arg) % n
-            events.append(Event("looked", (actor,), (actor, place, self.tokens[place])))
-            events.append(Event("looked_unseen", self.others[actor], (actor, place)))
+            events.append(new_event(("looked", (actor,), (actor, place, self.tokens[place]))))
+            events.append(new_event(("looked_unseen", self.others[actor], (actor, place))))
             self._end_turn(events)
         elif kind == ASSASSIN_TARGET:
             target = (actor + arg) % n
@@ -309,8 +309,8 @@ class SecretsGame(RulesEngine):
             table.bullets[target] += 1
             table.cards[target] += 1
             self.touched.add(target)
-            events.append(Event("bullet_given", self.everyone, (actor, target)))
-            events.append(Event("bullet_value", (actor,), (actor, target, value)))
+            events.append(new_event(("bullet_given", self.everyone, (actor, target))))
+            events.append(new_event(("bullet_value", (actor,), (actor, target, value))))
             self._end_turn(events)
         return events
 
@@ -399,7 +399,7 @@ class SecretsGame(RulesEngine):
             # RULING: the deck cannot show two different characters; offer the one showing.
             table.revealed = (drawn[0],)
             self.in_hand = drawn
-            events.append(Event("drawn", self.everyone, (table.active, tuple(drawn), table.revealed)))
+            events.append(new_event(("drawn", self.everyone, (table.active, tuple(drawn), table.revealed))))
             self._ask(OFFER, table.active)
             return
         duplicates = []
@@ -412,7 +412,7 @@ class SecretsGame(RulesEngine):
         deck.extend(duplicates)  # face down to the bottom
         table.revealed = (drawn[0], card)
         self.in_hand = [drawn[0], card]
-        events.append(Event("drawn", self.everyone, (table.active, tuple(drawn), table.revealed)))
+        events.append(new_event(("drawn", self.everyone, (table.active, tuple(drawn), table.revealed))))
         self._ask(CHOOSE, table.active)
 
     def _choose_card(self, card: int, events: list[Event]) -> None:
@@ -420,15 +420,15 @@ class SecretsGame(RulesEngine):
         other = table.revealed[1] if card == table.revealed[0] else table.revealed[0]
         self.deck.append(other)  # the card not chosen goes face down to the bottom
         self.in_hand = [card]
-        events.append(Event("card_chosen", (table.active,), (table.active, card)))
-        events.append(Event("card_chosen_unseen", self.others[table.active], (table.active,)))
+        events.append(new_event(("card_chosen", (table.active,), (table.active, card))))
+        events.append(new_event(("card_chosen_unseen", self.others[table.active], (table.active,))))
         self._ask(OFFER, table.active)
 
     def _make_offer(self, target: int, claim: int, events: list[Event]) -> None:
         table = self.table
         table.offer_target = target
         table.claim = claim
-        events.append(Event("offered", self.everyone, (table.active, target, claim)))
+        events.append(new_event(("offered", self.everyone, (table.active, target, claim))))
         un = table.un_holder
         if un != NOBODY and un != table.active and un != target:
             self._ask(UN_CHOICE, un)
@@ -441,7 +441,7 @@ class SecretsGame(RulesEngine):
         table = self.table
         self.receiver = receiver
         table.card_in_play = card
-        events.append(Event("card_revealed", self.everyone, (receiver, card)))
+        events.append(new_event(("card_revealed", self.everyone, (receiver, card))))
         if card == POLITICIAN:  # it goes to another screen of the receiver's choice
             self._ask(POLITICIAN_TARGET, receiver)
             return
@@ -451,23 +451,23 @@ class SecretsGame(RulesEngine):
             self._ask(PSYCHIATRIST_SWAP, receiver)
         elif card == DOUBLE_AGENT:
             self._swap_tokens(receiver, n)
-            events.append(Event("swapped", self.everyone, (receiver, receiver, n)))
-            events.append(Event("looked", (receiver,), (receiver, receiver, self.tokens[receiver])))
-            events.append(Event("looked_unseen", self.others[receiver], (receiver, receiver)))
+            events.append(new_event(("swapped", self.everyone, (receiver, receiver, n))))
+            events.append(new_event(("looked", (receiver,), (receiver, receiver, self.tokens[receiver]))))
+            events.append(new_event(("looked_unseen", self.others[receiver], (receiver, receiver))))
             self._end_turn(events)
         elif card == JOURNALIST:
-            events.append(Event("looked", self.others[receiver], (NOBODY, receiver, self.tokens[receiver])))
-            events.append(Event("shown_unseen", (receiver,), (receiver,)))
+            events.append(new_event(("looked", self.others[receiver], (NOBODY, receiver, self.tokens[receiver]))))
+            events.append(new_event(("shown_unseen", (receiver,), (receiver,))))
             self._end_turn(events)
         elif card == DIPLOMAT:
-            events.append(Event("looked", self.everyone, (NOBODY, n, self.tokens[n])))
+            events.append(new_event(("looked", self.everyone, (NOBODY, n, self.tokens[n]))))
             self._ask(DIPLOMAT_SIDE, receiver)
         elif card == DETECTIVE:
             self._ask(DETECTIVE_LOOK, receiver)
         elif card == ASSASSIN:
             self.bullet_in_hand = self.bullet_deck.popleft()
-            events.append(Event("bullet_drawn", (receiver,), (receiver, self.bullet_in_hand)))
-            events.append(Event("bullet_drawn_unseen", self.others[receiver], (receiver,)))
+            events.append(new_event(("bullet_drawn", (receiver,), (receiver, self.bullet_in_hand))))
+            events.append(new_event(("bullet_drawn_unseen", self.others[receiver], (receiver,))))
             self._ask(ASSASSIN_TARGET, receiver)
         else:  # Scientist: its effect, if any, happened as it landed
             self._end_turn(events)
@@ -478,13 +478,13 @@ class SecretsGame(RulesEngine):
         face_up[card] += 1
         self.table.cards[seat] += 1
         self.touched.add(seat)
-        events.append(Event("card_added", self.everyone, (seat, card)))
+        events.append(new_event(("card_added", self.everyone, (seat, card))))
         if card == SCIENTIST and face_up[SCIENTIST] >= 2:
             for down, count in enumerate(face_up):
                 self.turned_down[seat] += [down] * count
             self.table.face_down[seat] += sum(face_up)
             face_up[:] = [0] * NUM_CHARACTERS
-            events.append(Event("scientists_flipped", self.everyone, (seat,)))
+            events.append(new_event(("scientists_flipped", self.everyone, (seat,))))
 
     def _swap_tokens(self, p: int, q: int) -> None:
         self.tokens[p], self.tokens[q] = self.tokens[q], self.tokens[p]
@@ -501,14 +501,14 @@ class SecretsGame(RulesEngine):
                     face_up[card] -= 2 * pairs
                     table.face_down[seat] += 2 * pairs
                     self.turned_down[seat] += [card] * (2 * pairs)
-                    events.append(Event("pair_turned_down", self.everyone, (seat, card)))
+                    events.append(new_event(("pair_turned_down", self.everyone, (seat, card))))
         self._update_un_token(events)
         table.turn += 1
         if max(table.cards) >= self.end_size:  # reached this turn: any earlier and the game would be over
             self.over = True
             table.decision = GAME_OVER
             table.to_act = NOBODY
-            events.append(Event("game_over", self.everyone, ()))
+            events.append(new_event(("game_over", self.everyone, ())))
             return
         table.active = (table.active + 1) % self.num_players
         self._start_turn(events)
@@ -519,4 +519,4 @@ class SecretsGame(RulesEngine):
         holder = table.cards.index(fewest) if table.cards.count(fewest) == 1 else NOBODY
         if holder != table.un_holder:
             table.un_holder = holder
-            events.append(Event("un_token", self.everyone, (holder,)))
+            events.append(new_event(("un_token", self.everyone, (holder,))))
