@@ -108,3 +108,15 @@ def test_max_turns_truncates_every_agent_without_reward():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert env.unwrapped.engine.turns_played == 3
     assert not env.unwrapped.engine.is_over
+
+
+def test_the_shared_masks_cannot_be_changed_through_an_observation_or_the_engine():
+    """Every game of a configuration shares its legal-action masks: none may be written to."""
+    a, b = secrets_v0.env(num_players=5), secrets_v0.env(num_players=5)
+    a.reset(seed=1)
+    b.reset(seed=1)
+    observed = a.observe(a.agent_selection)["action_mask"]
+    observed[:] = 0  # the caller's copy
+    assert b.observe(b.agent_selection)["action_mask"].any()
+    with pytest.raises(ValueError):
+        a.unwrapped.engine.legal_mask()[0] = 1
