@@ -30,6 +30,7 @@ is 20 and `action_to_string(20)` gives it back; `accuse +1 as Butler` is 47.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
@@ -135,12 +136,12 @@ class HoaxActions(ActionTable):
             mask.flags.writeable = False
             self.claimable[tokens] = mask
 
-    # Never modified after it is built: copies share it and a pickle rebuilds it.
+    # Never modified after it is built: copies share it and a pickle finds or rebuilds it.
     def __deepcopy__(self, memo):
         return self
 
     def __reduce__(self):
-        return (HoaxActions, (self.num_players, self.sheet))
+        return (action_table, (self.num_players, self.sheet))
 
     def _turn_mask(self, claimed: bool, accused: bool, can_pay: bool, others_in: int, n: int) -> np.ndarray:
         in_game = np.array([True] + [bool(others_in >> (k - 1) & 1) for k in range(1, n)])  # by offset from the actor
@@ -155,3 +156,9 @@ class HoaxActions(ActionTable):
             mask[self.end_turn] = 1
         mask.flags.writeable = False
         return mask
+
+
+@lru_cache(maxsize=64)
+def action_table(num_players: int, sheet: CharacterSheet) -> HoaxActions:
+    """One action table per configuration, shared by its games (a sheet is one configuration per object)."""
+    return HoaxActions(num_players, sheet)

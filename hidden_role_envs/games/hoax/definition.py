@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from hidden_role_envs.core.definition import GameDefinition
 from hidden_role_envs.core.game import Event
-from hidden_role_envs.games.hoax.actions import DECISIONS, HoaxActions
+from hidden_role_envs.games.hoax.actions import DECISIONS, HoaxActions, action_table
 from hidden_role_envs.games.hoax.cards import MAX_PLAYERS, MIN_PLAYERS, RESOURCES
 from hidden_role_envs.games.hoax.observation import HoaxObserver
 from hidden_role_envs.games.hoax.privileges import CharacterSheet
 from hidden_role_envs.games.hoax.rules import NOBODY, SUPPLY, Claim, HoaxConfig, HoaxGame
 from hidden_role_envs.games.hoax.sheet import HOUSE_SHEET
-
-
-@lru_cache(maxsize=64)
-def _actions(num_players: int, sheet: CharacterSheet) -> HoaxActions:
-    """One action table per configuration, shared by its games (it is immutable)."""
-    return HoaxActions(num_players, sheet)
 
 
 def _seat(seat: int, viewer: int) -> str:
@@ -48,6 +40,9 @@ def describe_claim(claim: Claim, sheet: CharacterSheet, viewer: int) -> str:
     return f"{_does(claim.claimant, viewer, 'claim')} to be the {character.name}{said}"
 
 
+_HOUSE = CharacterSheet(HOUSE_SHEET)  # one object: the envs that use it share their action and seat tables
+
+
 class HoaxDefinition(GameDefinition):
     """Hoax for the adapter; the character sheet travels in the config."""
 
@@ -58,14 +53,14 @@ class HoaxDefinition(GameDefinition):
     default_players = 5
 
     def configure(self, num_players: int, character_sheet=None) -> HoaxConfig:
-        sheet = CharacterSheet(HOUSE_SHEET if character_sheet is None else character_sheet)
+        sheet = _HOUSE if character_sheet is None else CharacterSheet(character_sheet)
         return HoaxConfig(num_players=num_players, sheet=sheet)
 
     def action_table(self, config: HoaxConfig) -> HoaxActions:
-        return _actions(config.num_players, config.sheet)
+        return action_table(config.num_players, config.sheet)
 
     def new_game(self, config: HoaxConfig, rng, setup: dict | None) -> HoaxGame:
-        return HoaxGame(config, _actions(config.num_players, config.sheet), rng, setup)
+        return HoaxGame(config, action_table(config.num_players, config.sheet), rng, setup)
 
     def new_observer(self, config: HoaxConfig) -> HoaxObserver:
         return HoaxObserver(config)

@@ -11,6 +11,7 @@ places to its left (seat (observer + k) mod n).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import chain
 
 import numpy as np
@@ -68,13 +69,16 @@ SEAT_BLOCKS = {
 LAST_PUBLIC_BLOCK = "votes"  # the blocks up to it are public; `character` and `knowledge` are the seat's own
 
 
-def _gather_indices(layout: ObservationLayout, num_players: int) -> np.ndarray:
+@lru_cache(maxsize=64)
+def _gather_indices(num_players: int, sheet: CharacterSheet) -> np.ndarray:
     """gather[seat][i]: where element i of `seat`'s public blocks sits in seat 0's (table order).
 
     Seat 0 sees the seats in table order, so its public blocks are the
     public state itself, and every other seat's are a rotation of them.
+    Built once per configuration.
     """
     n = num_players
+    layout = hoax_layout(n, sheet)
     fields = layout.fields
     gather = np.empty((n, fields[LAST_PUBLIC_BLOCK].stop), dtype=np.intp)
     for block in layout.blocks:
@@ -106,7 +110,7 @@ class HoaxObserver(Observer):
         self._at = {name: block.start for name, block in fields.items()}
         self._counts = slice(0, fields["eliminated"].stop)  # resources, supply, impostor, eliminated
         self._votes = fields["votes"]
-        self._gather = _gather_indices(self.layout, n)
+        self._gather = _gather_indices(n, config.sheet)
         self._public_size = self._gather.shape[1]
         self.rotations = relative_order(n)
         self.table: HoaxTable | None = None

@@ -101,3 +101,12 @@ def test_text_names_the_characters_of_the_env_sheet():
     play_names(house, ["claim Butler +1"])
     assert "claims to be the Maid" in custom.render_text(1)
     assert "claims to be the Butler" in house.render_text(1)
+
+
+def test_envs_on_the_house_sheet_share_one_action_table_and_others_get_their_own():
+    house = hoax_v0.env(num_players=4).unwrapped.actions
+    assert hoax_v0.env(num_players=4).unwrapped.actions is house
+    renamed = sheet_with(0, ("Maid", *HOUSE_SHEET[0][1:]))
+    other = hoax_v0.env(num_players=4, character_sheet=renamed).unwrapped.actions
+    assert other is not house and "claim Maid +1" in other.names
+    assert hoax_v0.env(num_players=5).unwrapped.actions is not house
