@@ -174,8 +174,8 @@ class HoaxGame(RulesEngine):
 
     def __init__(self, config: HoaxConfig, actions: HoaxActions, rng: np.random.Generator, setup: dict | None = None):
         n = config.num_players
-        setup = setup or {}
-        unknown = setup.keys() - {"characters", "first_player"}
+        setup = dict(setup or {})
+        unknown = set(setup) - {"characters", "first_player"}
         if unknown:
             raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: characters, first_player")
         self.config = config
