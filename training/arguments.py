@@ -1,4 +1,4 @@
-"""What the command-line tools share: one-line usage errors and number arguments."""
+"""What the command-line tools share: one-line usage errors, number arguments, the game and its table size."""
 
 from __future__ import annotations
 
@@ -32,3 +32,15 @@ def positive_int(text: str) -> int:
 
 def non_negative_int(text: str) -> int:
     return _integer(text, 0, "a non-negative integer")
+
+
+def table_size(game: str, players: int | None) -> int:
+    """The number of players of `game` asked for (None: the game's default), checked by the game itself."""
+    from hidden_role_envs.core import registry
+
+    if game not in registry.GAMES:
+        raise UsageError(f"unknown game {game!r}; choose from: {', '.join(registry.GAMES)}")
+    try:
+        return registry.make(game, **({} if players is None else {"num_players": players})).unwrapped.num_players
+    except ValueError as error:
+        raise UsageError(f"--players: {error}") from None

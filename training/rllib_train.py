@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass
 
 from hidden_role_envs.core import registry
-from training.arguments import Parser, UsageError, non_negative_int, positive_int
+from training.arguments import Parser, UsageError, non_negative_int, positive_int, table_size
 from training.evaluate import Row, evaluate
 from training.train import OPPONENT_KINDS, format_final, random_baselines, write_final
 
@@ -129,18 +129,12 @@ def check_address(address: str) -> str:
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    if args.game not in registry.GAMES:
-        raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(registry.GAMES)}")
-    try:
-        probe = registry.make(args.game, **({} if args.players is None else {"num_players": args.players}))
-    except ValueError as error:
-        raise UsageError(f"--players: {error}") from None
+    num_players = table_size(args.game, args.players)
     if args.policy_per_role and args.game not in FIXED_ROLE_GAMES:
         raise UsageError(f"--policy-per-role: {args.game} has no fixed roles; games with fixed roles: "
                          f"{', '.join(FIXED_ROLE_GAMES)}")
     if args.minibatch_size > args.batch_size:
         raise UsageError(f"--minibatch-size {args.minibatch_size} is larger than --batch-size {args.batch_size}")
-    num_players = probe.unwrapped.num_players
     out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}-rllib")
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a folder")

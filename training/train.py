@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from hidden_role_envs.core import registry
 from training import imitation
-from training.arguments import Parser, UsageError, non_negative_int, positive_int
+from training.arguments import Parser, UsageError, non_negative_int, positive_int, table_size
 from training.evaluate import Row, evaluate
 from training.progress import progress_bar
 
@@ -309,13 +309,7 @@ def backend_of(argv: list[str]) -> tuple[str, list[str]]:
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    if args.game not in registry.GAMES:
-        raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(registry.GAMES)}")
-    try:
-        probe = registry.make(args.game, **({} if args.players is None else {"num_players": args.players}))
-    except ValueError as error:
-        raise UsageError(f"--players: {error}") from None
-    num_players = probe.unwrapped.num_players
+    num_players = table_size(args.game, args.players)
     out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}")
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a folder")
