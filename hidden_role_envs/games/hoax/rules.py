@@ -133,6 +133,26 @@ def _parse_characters(value, names: tuple[str, ...], num_players: int) -> list[i
     return items
 
 
+class InPlay(NamedTuple):
+    """The turn order among the seats still in, worked out once for each set of seats out.
+
+    `others_after[seat]`: the other seats still in, in turn order from
+    `seat`'s left. `others_in[seat]`: the same as a bit code, bit k-1 set
+    when the seat k places to `seat`'s left is in (the key of the turn masks).
+    """
+
+    others_after: tuple[tuple[int, ...], ...]
+    others_in: tuple[int, ...]
+
+    @classmethod
+    def of(cls, out: tuple[bool, ...]) -> InPlay:
+        n = len(out)
+        return cls(
+            tuple(tuple((seat + k) % n for k in range(1, n) if not out[(seat + k) % n]) for seat in range(n)),
+            tuple(sum(1 << (k - 1) for k in range(1, n) if not out[(seat + k) % n]) for seat in range(n)),
+        )
+
+
 class Seating:
     """Seat arithmetic for one table size, and the events that name only seats, worked out once and shared by its games.
 
@@ -145,14 +165,9 @@ class Seating:
         self.everyone = everyone = tuple(range(n))
         # all_but[seat]: every other seat
         self.all_but = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
-        # turn_order_after[seat]: every seat in turn order from `seat`'s left, ending with `seat`
-        self.turn_order_after = tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
-        # others_in[seat, tuple(eliminated)]: bit k-1 set when the seat k places to `seat`'s left is in
-        self.others_in = {}
-        for out in product((False, True), repeat=n):
-            for seat in range(n):
-                code = sum(1 << (k - 1) for k in range(1, n) if not out[(seat + k) % n])
-                self.others_in[seat, out] = code
+        # in_play[tuple(eliminated)]: the turn order among the seats still in, for every set of seats out
+        self.in_play = {out: InPlay.of(out) for out in product((False, True), repeat=n)}
+        self.nobody_out = self.in_play[(False,) * n]
         self.num_players = n
 
         def told_everyone(kind: str) -> tuple[Event, ...]:
@@ -242,6 +257,7 @@ class HoaxGame(RulesEngine):
         self._answered: dict[int, bool] = {}  # seat -> immune, for the privilege in progress
         self._rewards: dict[int, float] = {}
         self._out: list[int] = []
+        self._in_play = self.seating.nobody_out  # changes when a seat is eliminated
         self._mask = np.zeros(len(actions), dtype=np.int8)
         self._fixed = actions.fixed_masks
         self._current = actions.none_legal
@@ -333,7 +349,7 @@ class HoaxGame(RulesEngine):
             table.hoax_holder = actor
             events.append(self.seating.hoax_called[actor])
             claimant = self._claim_in_question().claimant
-            self._voters = [s for s in self._in_turn_order_after(claimant) if s != claimant]
+            self._voters = list(self._in_play.others_after[claimant])
             self._ballots = {}
             self._ask(VOTE, self._voters[0])
         elif verb == NO_CALL:
@@ -391,11 +407,6 @@ class HoaxGame(RulesEngine):
 
     # --- turn order -----------------------------------------------------
 
-    def _in_turn_order_after(self, seat: int) -> list[int]:
-        """The seats still in, in turn order starting from `seat`'s left (ending with `seat` if it is in)."""
-        eliminated = self.table.eliminated
-        return [s for s in self.seating.turn_order_after[seat] if not eliminated[s]]
-
     def _start_turn(self, seat: int, events: list[Event]) -> None:
         table = self.table
         table.active = seat
@@ -407,7 +418,7 @@ class HoaxGame(RulesEngine):
         table = self.table
         events.append(self.seating.turn_ended[table.active])
         table.turn += 1
-        self._start_turn(self._in_turn_order_after(table.active)[0], events)
+        self._start_turn(self._in_play.others_after[table.active][0], events)
 
     # --- claims, Hoax and the vote --------------------------------------
 
@@ -417,7 +428,7 @@ class HoaxGame(RulesEngine):
 
     def _open_calls(self, claimant: int, events: list[Event]) -> None:
         holder = self.table.hoax_holder
-        self._callers = [s for s in self._in_turn_order_after(claimant) if s not in (claimant, holder)]
+        self._callers = [s for s in self._in_play.others_after[claimant] if s != holder]
         if self._callers:
             self._ask(HOAX_CALL, self._callers[0])
         else:
@@ -508,11 +519,11 @@ class HoaxGame(RulesEngine):
 
     def _reached_by(self, effect: Effect, claim: Claim) -> list[int]:
         """The seats an effect takes from or swaps with, in turn order."""
+        others = self._in_play.others_after[claim.claimant]
         if effect.whom == EACH_OTHER:
-            return [s for s in self._in_turn_order_after(claim.claimant) if s != claim.claimant]
+            return list(others)
         if effect.whom == EACH_NEIGHBOUR:
-            order = self._in_turn_order_after(claim.claimant)
-            left, right = order[0], order[-2]  # order ends with the claimant
+            left, right = others[0], others[-1]
             return [left] if left == right else [left, right]
         return [claim.player]
 
@@ -586,6 +597,7 @@ class HoaxGame(RulesEngine):
     def _eliminate(self, seat: int, events: list[Event]) -> None:
         table = self.table
         table.eliminated[seat] = True
+        self._in_play = self.seating.in_play[tuple(table.eliminated)]
         if table.hoax_holder == seat:  # RULING: the Hoax card goes back to the centre
             table.hoax_holder = NOBODY
         self._rewards[seat] = -1.0
@@ -626,8 +638,7 @@ class HoaxGame(RulesEngine):
         """One of the action table's turn masks, less the claims the seat's impostor tokens forbid."""
         table = self.table
         can_pay = min(table.resources[seat]) >= 1
-        others_in = self.seating.others_in[seat, tuple(table.eliminated)]
-        mask = self.actions.turn_masks[table.claimed, table.accused, can_pay, others_in]
+        mask = self.actions.turn_masks[table.claimed, table.accused, can_pay, self._in_play.others_in[seat]]
         tokens = table.impostor[seat]
         if table.claimed or not any(tokens):
             return mask
