@@ -238,7 +238,7 @@ class HoaxGame(RulesEngine):
         if "characters" in setup:
             self.characters = _parse_characters(setup["characters"], self.sheet.names, n)
         else:
-            self.characters = [int(c) for c in rng.permutation(NUM_CHARACTERS)[:n]]
+            self.characters = rng.permutation(NUM_CHARACTERS)[:n].tolist()
         first = setup.get("first_player")
         if first is None:
             first = int(rng.integers(n))
@@ -265,13 +265,13 @@ class HoaxGame(RulesEngine):
     # --- RulesEngine --------------------------------------------------
 
     def start(self) -> list[Event]:
-        n = self.num_players
+        first = self.first_player
         dealt = self.seating.dealt
-        events = [dealt[s][self.characters[s]] for s in range(n)]
-        self.table.active = self.first_player
-        events.append(self.seating.first_player[self.first_player])
-        self._pickers = [(self.first_player + k) % n for k in range(n)]
-        self._ask(PICK, self._pickers[0])
+        events = [dealt[seat][character] for seat, character in enumerate(self.characters)]
+        self.table.active = first
+        events.append(self.seating.first_player[first])
+        self._pickers = [first, *self._in_play.others_after[first]]
+        self._ask(PICK, first)
         return events
 
     def legal_mask(self) -> np.ndarray:
