@@ -113,9 +113,6 @@ class HoaxTable:
         self.turn = 0  # turns completed
         self.winner = NOBODY
 
-    def live_seats(self) -> list[int]:
-        return [s for s in range(self.num_players) if not self.eliminated[s]]
-
 
 def _parse_characters(value, names: tuple[str, ...], num_players: int) -> list[int]:
     items = []
@@ -578,19 +575,19 @@ class HoaxGame(RulesEngine):
                 if count:
                     self._move(target, accuser, resource, count, events)
             self._eliminate(target, events)
-            if len(table.live_seats()) == 1:
-                self._win(accuser, f"player_{accuser} is the last player left", events)
-            else:
+            if self._in_play.others_after[accuser]:
                 self._ask(TURN, accuser)
+            else:
+                self._win(accuser, f"player_{accuser} is the last player left", events)
         else:  # the accuser is out; their resources and impostor tokens go back to the supply
             for resource, count in enumerate(list(table.resources[accuser])):
                 if count:
                     self._move(accuser, SUPPLY, resource, count, events)
             table.impostor[accuser] = [False] * NUM_CHARACTERS
             self._eliminate(accuser, events)
-            live = table.live_seats()
-            if len(live) == 1:
-                self._win(live[0], f"player_{live[0]} is the last player left", events)
+            still_in = self._in_play.others_after[accuser]  # everyone still in, the accuser being out
+            if len(still_in) == 1:
+                self._win(still_in[0], f"player_{still_in[0]} is the last player left", events)
             else:
                 self._end_turn(events)
 
@@ -621,25 +618,30 @@ class HoaxGame(RulesEngine):
         table = self.table
         table.decision = decision
         table.to_act = seat
-        if decision in self._fixed:
-            self._current = self._fixed[decision]
-        elif decision == TURN:
+        if decision == TURN:
             self._current = self._turn_mask(seat)
-        else:  # IMMUNITY
-            mask = self._mask
-            mask[:] = 0
-            for character in self.sheet.immune_characters(table.claim.character):
-                if not table.impostor[seat][character]:
-                    mask[self.actions.immune_ids[character]] = 1
-            mask[self.actions.no_immunity] = 1
-            self._current = mask
+        elif decision == IMMUNITY:
+            self._current = self._immunity_mask(seat)
+        else:  # a pick, a Hoax call or a vote: always the same actions
+            self._current = self._fixed[decision]
 
     def _turn_mask(self, seat: int) -> np.ndarray:
         """One of the action table's turn masks, less the claims the seat's impostor tokens forbid."""
         table = self.table
-        can_pay = min(table.resources[seat]) >= 1
+        can_pay = 0 not in table.resources[seat]
         mask = self.actions.turn_masks[table.claimed, table.accused, can_pay, self._in_play.others_in[seat]]
         tokens = table.impostor[seat]
-        if table.claimed or not any(tokens):
+        if table.claimed or True not in tokens:
             return mask
         return np.bitwise_and(mask, self.actions.claimable[tuple(tokens)], out=self._mask)
+
+    def _immunity_mask(self, seat: int) -> np.ndarray:
+        """The immunities to the claimed privilege that the seat holds no impostor token on, and no immunity."""
+        table = self.table
+        mask = self._mask
+        mask[:] = 0
+        for character in self.sheet.immune_characters(table.claim.character):
+            if not table.impostor[seat][character]:
+                mask[self.actions.immune_ids[character]] = 1
+        mask[self.actions.no_immunity] = 1
+        return mask
