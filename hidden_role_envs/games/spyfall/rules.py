@@ -25,7 +25,7 @@ from functools import cached_property
 
 import numpy as np
 
-from hidden_role_envs.core.game import Event, Outcome, RulesEngine
+from hidden_role_envs.core.game import Event, Outcome, RulesEngine, new_event
 from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, ASK, GUESS, PASS, VOTE, SpyfallActions
 from hidden_role_envs.games.spyfall.locations import LocationSet
 
@@ -95,6 +95,12 @@ class SpyfallConfig:
             tuple((Event("voted", (s,), (s, yes)), Event("vote_cast", self.others[s], (s,))) for yes in (False, True))
             for s in range(self.num_players)
         )
+
+    @cached_property
+    def passed_events(self) -> tuple[Event, ...]:
+        """[seat]: a pass, the same in every game."""
+        everyone = tuple(range(self.num_players))
+        return tuple(new_event(("passed", everyone, (s,))) for s in everyone)
 
     @cached_property
     def voters(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -247,10 +253,10 @@ class SpyfallGame(RulesEngine):
             offset, attribute = arg
             target = (actor + offset) % n
             table.asker, table.target, table.attribute = actor, target, attribute
-            events.append(Event("asked", self.everyone, (actor, target, attribute)))
+            events.append(new_event(("asked", self.everyone, (actor, target, attribute))))
             self._ask(REPLY, target)
         elif kind == ANSWER:
-            events.append(Event("answered", self.everyone, (actor, table.attribute, arg)))
+            events.append(new_event(("answered", self.everyone, (actor, table.attribute, arg))))
             table.questions += 1
             table.cannot_ask = table.asker
             table.asker = table.target = table.attribute = NOBODY
@@ -258,7 +264,7 @@ class SpyfallGame(RulesEngine):
             self.window_turns = 0
             self._ask(WINDOW, (actor + 1) % n)
         elif kind == PASS:
-            events.append(Event("passed", self.everyone, (actor,)))
+            events.append(self.config.passed_events[actor])
             self._next_turn(events)
         elif kind == ACCUSE:
             if table.decision == WINDOW:
@@ -266,7 +272,7 @@ class SpyfallGame(RulesEngine):
             self._accuse(actor, (actor + arg) % n, events)
         elif kind == GUESS:
             right = arg == self.location
-            events.append(Event("guessed", self.everyone, (actor, arg, right)))
+            events.append(new_event(("guessed", self.everyone, (actor, arg, right))))
             self._end_round(SPY_NAMED_LOCATION if right else SPY_NAMED_WRONG_LOCATION, events)
         elif kind == VOTE:
             self.ballots[actor] = arg
@@ -360,10 +366,10 @@ class SpyfallGame(RulesEngine):
         if table.played:  # no location of an earlier round may be named
             self._window_masks = self._window_masks.copy()
             self._window_masks[:, :, [self.actions.guess(loc) for loc in table.played]] = 0
-        events.append(Event("round_started", self.everyone, (r, table.dealer)))
+        events.append(new_event(("round_started", self.everyone, (r, table.dealer))))
         for s in range(n):
             location = NOBODY if s == self.spy else self.location
-            events.append(Event("dealt", (s,), (s, location, self.roles[s])))
+            events.append(new_event(("dealt", (s,), (s, location, self.roles[s]))))
         self._ask(QUESTION, table.dealer)
 
     def _next_turn(self, events: list[Event]) -> None:
@@ -383,7 +389,7 @@ class SpyfallGame(RulesEngine):
             self._ask(QUESTION, table.window_of)  # the answerer asks next
         else:
             table.time_up = True
-            events.append(Event("time_up", self.everyone, ()))
+            events.append(new_event(("time_up", self.everyone, ())))
             self.final_turns = 0
             self._ask(FINAL_ACCUSATION, table.dealer)
 
@@ -400,7 +406,7 @@ class SpyfallGame(RulesEngine):
         table.voters = self.config.voters[accuser][accused]
         table.votes_cast = 0
         self.ballots = {}
-        events.append(Event("accused", self.everyone, (accuser, accused)))
+        events.append(new_event(("accused", self.everyone, (accuser, accused))))
         self._ask(BALLOT, table.voters[0])
 
     def _count_votes(self, events: list[Event]) -> None:
@@ -410,7 +416,7 @@ class SpyfallGame(RulesEngine):
         votes = [YES if self.ballots.get(s, True) else NO for s in self.everyone]  # the accuser counts as yes
         votes[accused] = NOT_VOTING
         convicted = NO not in votes
-        events.append(Event("vote_result", self.everyone, (accuser, accused, tuple(votes), convicted)))
+        events.append(new_event(("vote_result", self.everyone, (accuser, accused, tuple(votes), convicted))))
         table.accuser = table.accused = NOBODY
         table.voters = ()
         table.votes_cast = 0
@@ -419,7 +425,7 @@ class SpyfallGame(RulesEngine):
             self._next_turn(events)
             return
         is_spy = accused == self.spy
-        events.append(Event("card_revealed", self.everyone, (accused, is_spy)))
+        events.append(new_event(("card_revealed", self.everyone, (accused, is_spy))))
         self._end_round(SPY_CONVICTED if is_spy else NON_SPY_CONVICTED, events, accuser=accuser)
 
     def _end_round(self, result: int, events: list[Event], accuser: int = NOBODY) -> None:
@@ -436,13 +442,15 @@ class SpyfallGame(RulesEngine):
             if points[s]:
                 self._rewards[s] = self._rewards.get(s, 0.0) + float(points[s])
         self._finished.append((table.round, table.dealer, self.spy, self.location, self.roles, result, points))
-        events.append(Event("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
+        events.append(
+            new_event(("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
+        )
         table.played.append(self.location)
         self.unplayed.remove(self.location)
         if table.round + 1 == self.config.num_rounds:
             self.over = True
             self._ask(GAME_OVER, NOBODY)
-            events.append(Event("game_over", self.everyone, ()))
+            events.append(new_event(("game_over", self.everyone, ())))
             return
         table.round += 1
         table.dealer = self.spy  # the spy of a round deals the next
