@@ -34,6 +34,16 @@ def non_negative_int(text: str) -> int:
     return _integer(text, 0, "a non-negative integer")
 
 
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
 def table_size(game: str, players: int | None) -> int:
     """The number of players of `game` asked for (None: the game's default), checked by the game itself."""
     from hidden_role_envs.core import registry

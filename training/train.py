@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from hidden_role_envs.core import registry
 from training import imitation
-from training.arguments import Parser, UsageError, non_negative_int, positive_int, table_size
+from training.arguments import Parser, UsageError, non_negative_int, positive_float, positive_int, table_size
 from training.evaluate import Row, evaluate
 from training.progress import progress_bar
 
@@ -142,6 +142,7 @@ class Settings:
     progress: bool
     imitation_steps: int = 40_000
     imitation_epochs: int = 30
+    learning_rate: float = 1e-4
 
 
 def train(s: Settings) -> dict[str, Row]:
@@ -160,7 +161,7 @@ def train(s: Settings) -> dict[str, Row]:
     model = MaskablePPO(
         "MlpPolicy",
         venv,
-        learning_rate=1e-4,  # small steps: PPO refines the imitated policy rather than overwrite it
+        learning_rate=s.learning_rate,
         n_steps=1024,
         batch_size=512,
         n_epochs=10,
@@ -293,6 +294,9 @@ def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentPar
                         help="decisions of the scripted player to imitate before PPO; 0: none (default 40000)")
     parser.add_argument("--imitation-epochs", type=positive_int, default=30,
                         help="passes over those games (default 30)")
+    parser.add_argument("--learning-rate", type=positive_float, default=1e-4,
+                        help="PPO's learning rate (default 1e-4: small steps refine the imitated policy rather than "
+                             "overwrite it)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", choices=BACKENDS, default="sb3",
                         help="sb3: this trainer (default); rllib: PPO on every seat with Ray RLlib, locally or on a "
@@ -315,7 +319,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise UsageError(f"--out {out!r} exists and is not a folder")
     return Settings(args.game, num_players, args.timesteps, args.seed, args.envs, out, args.eval_every,
                     args.eval_games, args.final_games, args.pool_size, not args.no_progress, args.imitation_steps,
-                    args.imitation_epochs)
+                    args.imitation_epochs, args.learning_rate)
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m training.train") -> int:

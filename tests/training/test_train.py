@@ -21,7 +21,7 @@ def smoke_run(tmp_path_factory):
     code = train.main(
         ["hoax", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
          "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--imitation-steps", "200",
-         "--imitation-epochs", "2", "--no-progress", "--out", str(out)]
+         "--imitation-epochs", "2", "--learning-rate", "5e-4", "--no-progress", "--out", str(out)]
     )
     assert code == 0
     return out
@@ -60,6 +60,12 @@ def test_the_saved_model_reloads_and_plays_legally(smoke_run):
         env.step(action)
 
 
+def test_the_model_was_trained_with_the_learning_rate_asked_for(smoke_run):
+    from sb3_contrib import MaskablePPO
+
+    assert MaskablePPO.load(smoke_run / "model.zip", device="cpu").learning_rate == 5e-4
+
+
 def test_evaluating_the_model_is_deterministic_under_a_seed(smoke_run):
     model = str(smoke_run / "model.zip")
     first = evaluate("hoax", 3, [model, "random"], games=30, seed=5)
@@ -74,6 +80,7 @@ def test_evaluating_the_model_is_deterministic_under_a_seed(smoke_run):
         (["secrets", "--players", "3"], "--players: num_players must be an integer from 4 to 8"),
         (["secrets", "--timesteps", "0"], "expected a positive integer"),
         (["secrets", "--envs", "two"], "expected a positive integer"),
+        (["secrets", "--learning-rate", "0"], "expected a positive number"),
     ],
 )
 def test_train_refuses_bad_input_in_one_line(argv, message, capsys):
