@@ -84,6 +84,14 @@ class SpyfallConfig:
         return FixedMasks(self.num_players, len(self.places.attributes), self.actions)
 
     @cached_property
+    def everyone(self) -> tuple[int, ...]:
+        return tuple(range(self.num_players))
+
+    @cached_property
+    def all_locations(self) -> tuple[int, ...]:
+        return tuple(range(len(self.places)))
+
+    @cached_property
     def others(self) -> tuple[tuple[int, ...], ...]:
         """[s]: every seat but s, in seat order."""
         return tuple(tuple(o for o in range(self.num_players) if o != s) for s in range(self.num_players))
@@ -99,8 +107,7 @@ class SpyfallConfig:
     @cached_property
     def passed_events(self) -> tuple[Event, ...]:
         """[seat]: a pass, the same in every game."""
-        everyone = tuple(range(self.num_players))
-        return tuple(new_event(("passed", everyone, (s,))) for s in everyone)
+        return tuple(new_event(("passed", self.everyone, (s,))) for s in self.everyone)
 
     @cached_property
     def voters(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -150,19 +157,22 @@ class SpyfallTable:
         self.dealer = NOBODY
         self.played: list[int] = []  # locations of finished rounds (revealed when each ended)
         self.scores = [0] * n
-        # this round
+        self.decision = GAME_OVER
+        self.to_act = NOBODY
+        self.decisions = 0  # decisions taken in the whole game
+        self.clear_round()
+
+    def clear_round(self) -> None:
+        """The state of one round, as it is before the round's first question."""
         self.questions = 0  # questions answered
         self.time_up = False
         self.asker = self.target = self.attribute = NOBODY  # the question waiting for its answer
         self.cannot_ask = NOBODY  # the seat that just asked the asker: it may not be asked back
         self.window_of = NOBODY  # the answerer whose interruption window is open
-        self.accusation_used = [0] * n  # 1: the seat used its accusation of this round
+        self.accusation_used = [0] * self.num_players  # 1: the seat used its accusation of this round
         self.accuser = self.accused = NOBODY  # the vote in progress
         self.voters: tuple[int, ...] = ()
         self.votes_cast = 0
-        self.decision = GAME_OVER
-        self.to_act = NOBODY
-        self.decisions = 0  # decisions taken in the whole game
 
 
 class SpyfallGame(RulesEngine):
@@ -183,9 +193,11 @@ class SpyfallGame(RulesEngine):
         self.masks = config.masks
         self.places = config.places
         self.rng = rng
-        self.everyone = tuple(range(n))
+        self.everyone = config.everyone
         self.table = SpyfallTable(n)
-        self._parse_setup(dict(setup or {}))
+        self._dealer, self._locations, self._spies, self._roles = None, (), (), ()  # what the setup fixes
+        if setup:
+            self._parse_setup(setup)
         self.table.dealer = self._dealer if self._dealer is not None else int(rng.integers(n))
         self.spy = NOBODY
         self.location = NOBODY
@@ -194,7 +206,6 @@ class SpyfallGame(RulesEngine):
         self.final_turns = 0  # seats that had their time-up accusation turn
         self.window_turns = 0  # seats that had their turn in the open window
         self._finished: list[tuple] = []  # finished rounds: round, dealer, spy, location, roles, result, points
-        self.unplayed = list(range(len(self.places)))  # locations not drawn yet, in index order
         self.over = False
         self._rewards: dict[int, float] = {}
 
@@ -346,30 +357,25 @@ class SpyfallGame(RulesEngine):
         r = table.round
         if r < len(self._locations):
             self.location = self._locations[r]
-        else:
-            self.location = self.unplayed[int(self.rng.integers(len(self.unplayed)))]
+        else:  # drawn among the locations not played yet, in index order
+            unplayed = self.config.all_locations
+            if table.played:
+                unplayed = [loc for loc in unplayed if loc not in table.played]
+            self.location = unplayed[int(self.rng.integers(len(unplayed)))]
         self.spy = self._spies[r] if r < len(self._spies) else int(self.rng.integers(n))
         if r < len(self._roles):
             self.roles = self._roles[r]
         else:
             self.roles = self.rng.permutation(len(self.places.locations[self.location].roles))[: n - 1].tolist()
             self.roles.insert(self.spy, NOBODY)  # the spy gets no role
-        table.questions = 0
-        table.time_up = False
-        table.asker = table.target = table.attribute = table.cannot_ask = table.window_of = NOBODY
-        table.accusation_used = [0] * n
-        table.accuser = table.accused = NOBODY
-        table.voters = ()
-        table.votes_cast = 0
         self.final_turns = self.window_turns = 0
         self._window_masks = self.masks.window  # shared, so changed only in a copy
         if table.played:  # no location of an earlier round may be named
             self._window_masks = self._window_masks.copy()
             self._window_masks[:, :, [self.actions.guess(loc) for loc in table.played]] = 0
         events.append(new_event(("round_started", self.everyone, (r, table.dealer))))
-        for s in range(n):
-            location = NOBODY if s == self.spy else self.location
-            events.append(new_event(("dealt", (s,), (s, location, self.roles[s]))))
+        spy, location, roles = self.spy, self.location, self.roles
+        events += [new_event(("dealt", (s,), (s, NOBODY if s == spy else location, roles[s]))) for s in range(n)]
         self._ask(QUESTION, table.dealer)
 
     def _next_turn(self, events: list[Event]) -> None:
@@ -446,7 +452,6 @@ class SpyfallGame(RulesEngine):
             new_event(("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
         )
         table.played.append(self.location)
-        self.unplayed.remove(self.location)
         if table.round + 1 == self.config.num_rounds:
             self.over = True
             self._ask(GAME_OVER, NOBODY)
@@ -454,6 +459,7 @@ class SpyfallGame(RulesEngine):
             return
         table.round += 1
         table.dealer = self.spy  # the spy of a round deals the next
+        table.clear_round()
         self._start_round(events)
 
     # --- setup ------------------------------------------------------------
@@ -464,9 +470,7 @@ class SpyfallGame(RulesEngine):
         unknown = set(setup) - {"dealer", "locations", "spies", "roles"}
         if unknown:
             raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: dealer, locations, spies, roles")
-        self._dealer, self._locations, self._spies, self._roles = None, [], [], []
-        if not setup:  # everything drawn
-            return
+        self._locations, self._spies, self._roles = [], [], []
         dealer = setup.get("dealer")
         if dealer is not None and not _is_seat(dealer, n):
             raise ValueError(f"setup dealer must be a seat from 0 to {n - 1}; got {dealer!r}")
