@@ -131,8 +131,12 @@ class FixedMasks:
                 mask[actions.of_kind[kind]] = 1
             return mask
 
-        self.none = np.zeros(size, dtype=np.int8)
-        self.by_decision = {REPLY: mask_of(ANSWER), BALLOT: mask_of(VOTE), FINAL_ACCUSATION: mask_of(PASS, ACCUSE)}
+        self.by_decision = {
+            REPLY: mask_of(ANSWER),
+            BALLOT: mask_of(VOTE),
+            FINAL_ACCUSATION: mask_of(PASS, ACCUSE),
+            GAME_OVER: mask_of(),
+        }
         # questions, by the relative seat that may not be asked (0: nobody, at the round's first question)
         self.question = []
         for forbidden in range(num_players):
@@ -140,11 +144,12 @@ class FixedMasks:
             if forbidden:
                 mask[[actions.ask(forbidden, a) for a in range(num_attributes)]] = 0
             self.question.append(mask)
-        # the interruption window by [accusation used, is the spy], every location still nameable
-        self.window = np.zeros((2, 2, size), dtype=np.int8)
-        for used in (0, 1):
-            for spy in (0, 1):
-                self.window[used, spy] = mask_of(PASS, *(() if used else (ACCUSE,)), *((GUESS,) if spy else ()))
+        # the interruption window by [accusation used][is the spy], every location still nameable; tuples, not
+        # one array, so that reading one is an index and not a NumPy view
+        self.window = tuple(
+            tuple(mask_of(PASS, *(() if used else (ACCUSE,)), *((GUESS,) if spy else ())) for spy in (False, True))
+            for used in (0, 1)
+        )
 
 
 class SpyfallTable:
@@ -223,13 +228,11 @@ class SpyfallGame(RulesEngine):
     def legal_mask(self) -> np.ndarray:
         table = self.table
         decision = table.decision
+        if decision == WINDOW:
+            return self._window_masks[table.accusation_used[table.to_act]][table.to_act == self.spy]
         if decision == QUESTION:  # the first question of a round may go to anyone
             forbidden = 0 if table.cannot_ask == NOBODY else (table.cannot_ask - table.to_act) % self.num_players
             return self.masks.question[forbidden]
-        if decision == WINDOW:
-            return self._window_masks[table.accusation_used[table.to_act], int(table.to_act == self.spy)]
-        if decision == GAME_OVER:
-            return self.masks.none
         return self.masks.by_decision[decision]
 
     def illegal_reason(self, action: int) -> str:
@@ -371,8 +374,8 @@ class SpyfallGame(RulesEngine):
         self.final_turns = self.window_turns = 0
         self._window_masks = self.masks.window  # shared, so changed only in a copy
         if table.played:  # no location of an earlier round may be named
-            self._window_masks = self._window_masks.copy()
-            self._window_masks[:, :, [self.actions.guess(loc) for loc in table.played]] = 0
+            guesses = [self.actions.guess(loc) for loc in table.played]
+            self._window_masks = tuple(tuple(_cleared(mask, guesses) for mask in row) for row in self._window_masks)
         events.append(new_event(("round_started", self.everyone, (r, table.dealer))))
         spy, location, roles = self.spy, self.location, self.roles
         events += [new_event(("dealt", (s,), (s, NOBODY if s == spy else location, roles[s]))) for s in range(n)]
@@ -419,7 +422,10 @@ class SpyfallGame(RulesEngine):
         """All votes are in: they are shown, and a unanimous yes reveals the accused's card."""
         table = self.table
         accuser, accused = table.accuser, table.accused
-        votes = [YES if self.ballots.get(s, True) else NO for s in self.everyone]  # the accuser counts as yes
+        votes = [YES] * self.num_players  # the accuser counts as yes
+        for voter, yes in self.ballots.items():
+            if not yes:
+                votes[voter] = NO
         votes[accused] = NOT_VOTING
         convicted = NO not in votes
         events.append(new_event(("vote_result", self.everyone, (accuser, accused, tuple(votes), convicted))))
@@ -438,15 +444,18 @@ class SpyfallGame(RulesEngine):
         table = self.table
         n = self.num_players
         if result in SPY_POINTS:
-            points = [SPY_POINTS[result] if s == self.spy else 0 for s in range(n)]
+            points = [0] * n
+            points[self.spy] = SPY_POINTS[result]
         else:
-            points = [0 if s == self.spy else NON_SPY_POINTS for s in range(n)]
+            points = [NON_SPY_POINTS] * n
+            points[self.spy] = 0
             if result == SPY_CONVICTED:
                 points[accuser] = ACCUSER_OF_THE_SPY_POINTS
-        for s in range(n):
-            table.scores[s] += points[s]
-            if points[s]:
-                self._rewards[s] = self._rewards.get(s, 0.0) + float(points[s])
+        scores, rewards = table.scores, self._rewards
+        for s, earned in enumerate(points):
+            if earned:
+                scores[s] += earned
+                rewards[s] = rewards.get(s, 0.0) + earned
         self._finished.append((table.round, table.dealer, self.spy, self.location, self.roles, result, points))
         events.append(
             new_event(("round_over", self.everyone, (table.round, self.spy, self.location, result, tuple(points))))
@@ -507,6 +516,13 @@ class SpyfallGame(RulesEngine):
             if len(set(dealt)) != len(dealt):
                 raise ValueError(f"setup roles of round {r + 1} must be distinct; got {list(seats)}")
             self._roles.append([NOBODY if name is None else names.index(name) for name in seats])
+
+
+def _cleared(mask: np.ndarray, ids: list[int]) -> np.ndarray:
+    """A copy of `mask` without `ids`."""
+    mask = mask.copy()
+    mask[ids] = 0
+    return mask
 
 
 def _is_seat(value, count: int) -> bool:
