@@ -377,8 +377,9 @@ class SpyfallGame(RulesEngine):
             guesses = [self.actions.guess(loc) for loc in table.played]
             self._window_masks = tuple(tuple(_cleared(mask, guesses) for mask in row) for row in self._window_masks)
         events.append(new_event(("round_started", self.everyone, (r, table.dealer))))
-        spy, location, roles = self.spy, self.location, self.roles
-        events += [new_event(("dealt", (s,), (s, NOBODY if s == spy else location, roles[s]))) for s in range(n)]
+        for s in range(n):
+            location = NOBODY if s == self.spy else self.location
+            events.append(new_event(("dealt", (s,), (s, location, self.roles[s]))))
         self._ask(QUESTION, table.dealer)
 
     def _next_turn(self, events: list[Event]) -> None:
