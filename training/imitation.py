@@ -8,6 +8,13 @@ same opponents PPO first meets, and fits the policy to them (cross-entropy
 over the legal actions) and the value net to the rewards that followed
 them. PPO then improves a policy that already plays, with a critic that
 already knows roughly what a position is worth.
+
+During PPO the trainer keeps rehearsing (`rehearse`): after every PPO
+update, a few batches of the same demonstrations pull the policy back
+towards the scripted player's choices. PPO's advantages at Secrets are so
+noisy that without it the policy drifts away from what it imitated and
+loses games it used to win (RESULTS.md); with it, a change PPO makes has to
+pay for itself against that pull.
 """
 
 from __future__ import annotations
@@ -157,4 +164,25 @@ def imitate(
             total_loss += loss.item() * len(batch)
             agreed += float((log_prob > np.log(0.5)).sum())  # over half the probability: the policy's favourite
         on_epoch_done(epoch, total_loss / len(actions), agreed / len(actions))
+    policy.set_training_mode(False)
+
+
+def rehearse(policy, demos: Demonstrations, batches: int, rng: np.random.Generator, batch_size: int = 256) -> None:
+    """`batches` steps of the policy's optimizer on the cross-entropy of random demonstrations.
+
+    The policy's own optimizer (PPO's, at PPO's learning rate) takes the
+    steps; the value net is left to PPO.
+    """
+    import torch
+
+    policy.set_training_mode(True)
+    for _ in range(batches):
+        index = rng.integers(len(demos.actions), size=batch_size)
+        _, log_prob, _ = policy.evaluate_actions(torch.as_tensor(demos.observations[index]),
+                                                 torch.as_tensor(demos.actions[index]),
+                                                 action_masks=torch.as_tensor(demos.masks[index]))
+        loss = -log_prob.mean()
+        policy.optimizer.zero_grad()
+        loss.backward()
+        policy.optimizer.step()
     policy.set_training_mode(False)

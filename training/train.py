@@ -14,8 +14,11 @@ Warm start (`training.imitation`): before PPO, the scripted player plays
 the learner's seat in seeded games against the first opponents (random and
 scripted players) until it has made `--imitation-steps` decisions; the
 policy is fitted to its choices and the value net to the rewards that
-followed, for `--imitation-epochs` passes. `--imitation-steps 0` starts
-PPO from a random policy instead.
+followed, for `--imitation-epochs` passes. After every PPO update the
+policy rehearses `--rehearsal-batches` random batches of those decisions,
+which keeps PPO's noisy updates from drifting away from them.
+`--imitation-steps 0` starts PPO from a random policy instead, with no
+rehearsal.
 
 Every `--eval-every` steps, and before the first, the current model is saved
 as a checkpoint and plays `--eval-games` seeded games against random players
@@ -44,6 +47,8 @@ import os
 import sys
 import time
 from dataclasses import dataclass
+
+import numpy as np
 
 from hidden_role_envs.core import registry
 from training import imitation
@@ -140,9 +145,10 @@ class Settings:
     final_games: int
     pool_size: int
     progress: bool
-    imitation_steps: int = 40_000
-    imitation_epochs: int = 30
-    learning_rate: float = 1e-4
+    imitation_steps: int = 100_000
+    imitation_epochs: int = 12
+    learning_rate: float = 3e-5
+    rehearsal_batches: int = 16
 
 
 def train(s: Settings) -> dict[str, Row]:
@@ -173,8 +179,8 @@ def train(s: Settings) -> dict[str, Row]:
         device="cpu",
         verbose=0,
     )
-    if s.imitation_steps:
-        warm_start(model, s)
+    demos = warm_start(model, s) if s.imitation_steps else None
+    rehearsal_rng = np.random.default_rng(s.seed)
     baselines = random_baselines(s.game, s.num_players, s.eval_games, s.seed)
     points: list[CurvePoint] = []
     pool: list[str] = []
@@ -206,6 +212,8 @@ def train(s: Settings) -> dict[str, Row]:
 
         def _on_rollout_start(self) -> None:
             # here the last rollout has been learned from, so the checkpoint holds what it taught
+            if demos is not None and self.num_timesteps > 0:
+                imitation.rehearse(model.policy, demos, s.rehearsal_batches, rehearsal_rng)
             if self.num_timesteps >= self.next_eval:
                 checkpoint(self.num_timesteps)
                 self.next_eval += s.eval_every
@@ -231,8 +239,8 @@ def train(s: Settings) -> dict[str, Row]:
     return final
 
 
-def warm_start(model, s: Settings) -> None:
-    """Fit the new model to the scripted player's decisions before PPO starts."""
+def warm_start(model, s: Settings) -> imitation.Demonstrations:
+    """Fit the new model to the scripted player's decisions before PPO starts; return them for the rehearsals."""
     bar = progress_bar(s.imitation_steps, "record the scripted player", enabled=s.progress, unit="decision")
     demos = imitation.collect(s.game, s.num_players, opponent_pool([]), s.imitation_steps, s.seed, model.gamma,
                               s.envs, on_recorded=bar.update if bar else lambda count: None)
@@ -253,6 +261,7 @@ def warm_start(model, s: Settings) -> None:
         finally:
             if bar:
                 bar.close()
+    return demos
 
 
 def write_final(path: str, s: Settings, final: dict[str, Row], baselines: dict[str, float]) -> None:
@@ -290,12 +299,14 @@ def build_parser(prog: str = "python -m training.train") -> argparse.ArgumentPar
                         help="games per opponent kind at the end (1000)")
     parser.add_argument("--pool-size", type=non_negative_int, default=5,
                         help="frozen past versions kept as opponents (5)")
-    parser.add_argument("--imitation-steps", type=non_negative_int, default=40_000,
-                        help="decisions of the scripted player to imitate before PPO; 0: none (default 40000)")
-    parser.add_argument("--imitation-epochs", type=positive_int, default=30,
-                        help="passes over those games (default 30)")
-    parser.add_argument("--learning-rate", type=positive_float, default=1e-4,
-                        help="PPO's learning rate (default 1e-4: small steps refine the imitated policy rather than "
+    parser.add_argument("--imitation-steps", type=non_negative_int, default=100_000,
+                        help="decisions of the scripted player to imitate before PPO; 0: none (default 100000)")
+    parser.add_argument("--imitation-epochs", type=positive_int, default=12,
+                        help="passes over those games (default 12)")
+    parser.add_argument("--rehearsal-batches", type=non_negative_int, default=16,
+                        help="batches of 256 of those decisions rehearsed after every PPO update; 0: none (default 16)")
+    parser.add_argument("--learning-rate", type=positive_float, default=3e-5,
+                        help="PPO's learning rate (default 3e-5: small steps refine the imitated policy rather than "
                              "overwrite it)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", choices=BACKENDS, default="sb3",
@@ -319,7 +330,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise UsageError(f"--out {out!r} exists and is not a folder")
     return Settings(args.game, num_players, args.timesteps, args.seed, args.envs, out, args.eval_every,
                     args.eval_games, args.final_games, args.pool_size, not args.no_progress, args.imitation_steps,
-                    args.imitation_epochs, args.learning_rate)
+                    args.imitation_epochs, args.learning_rate, args.rehearsal_batches)
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m training.train") -> int:

@@ -43,3 +43,24 @@ def test_the_fitted_policy_picks_what_the_scripted_player_picked(demos):
     assert agreement[-1] > agreement[0] + 0.2
     chosen, _ = model.predict(demos.observations, action_masks=demos.masks, deterministic=True)
     assert (chosen == demos.actions).mean() > 0.85
+
+
+def test_rehearsing_pulls_the_policy_towards_the_demonstrations(demos):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
+
+    model = MaskablePPO("MlpPolicy", SingleSeatEnv("hoax", num_players=3), seed=0, device="cpu")
+
+    def mean_log_prob():
+        with torch.no_grad():
+            _, log_prob, _ = model.policy.evaluate_actions(torch.as_tensor(demos.observations),
+                                                           torch.as_tensor(demos.actions),
+                                                           action_masks=torch.as_tensor(demos.masks))
+        return float(log_prob.mean())
+
+    before = mean_log_prob()
+    imitation.rehearse(model.policy, demos, batches=40, rng=np.random.default_rng(0))
+    assert mean_log_prob() > before + 0.2
+    assert not model.policy.training  # back in evaluation mode, as PPO's rollouts expect
