@@ -115,21 +115,23 @@ class PlaceBeliefs:
         m = self.probs[active]
         for _ in range(m.shape[1]):  # exact deductions, repeated while they find something
             support = m > 0
-            known = (support.sum(axis=2) == 1)[:, :, None]
-            located = (support & known).sum(axis=1)
-            open_places = support & ~known
+            open_places = support & (support.sum(axis=2) > 1)[:, :, None]  # the places not known for certain
+            open_count = open_places.sum(axis=1)
+            missing = counts - (support.sum(axis=1) - open_count)  # copies not at a place known for certain
             # a character whose every copy is located is at no other place
-            strike = open_places & (located >= counts)[:, None, :]
+            strike_columns = missing <= 0
             # a character with as many possible places left as copies left is at all of them
-            missing = counts - located
-            settled = open_places & ((open_places.sum(axis=1) == missing) & (missing > 0))[:, None, :]
-            found = (strike | settled).any(axis=(1, 2))
+            settle_columns = (open_count == missing) & ~strike_columns
+            found = ((strike_columns & (open_count > 0)) | settle_columns).any(axis=1)
             still = np.count_nonzero(found)
             if not still:
                 break
             if still < len(found):
                 self.probs[active] = m
-                m, strike, settled, active = m[found], strike[found], settled[found], active[found]
+                m, open_places, active = m[found], open_places[found], active[found]
+                strike_columns, settle_columns = strike_columns[found], settle_columns[found]
+            strike = open_places & strike_columns[:, None, :]
+            settled = open_places & settle_columns[:, None, :]
             m[strike] = 0.0
             rows = settled.any(axis=2)
             m[rows] = settled[rows]
