@@ -212,7 +212,7 @@ def train(s: Settings) -> dict[str, Row]:
 
         def _on_rollout_start(self) -> None:
             # here the last rollout has been learned from, so the checkpoint holds what it taught
-            if demos is not None and self.num_timesteps > 0:
+            if demos is not None and s.rehearsal_batches and self.num_timesteps > 0:
                 imitation.rehearse(model.policy, demos, s.rehearsal_batches, rehearsal_rng)
             if self.num_timesteps >= self.next_eval:
                 checkpoint(self.num_timesteps)
