@@ -5,11 +5,9 @@ the `hidden_roles` namespace (`hidden_roles/secrets-v0`), and its single-seat
 view in Gymnasium's (`hidden_roles/Secrets-v0`).
 """
 
-from hidden_role_envs.core.registry import available_envs, make, register_games
-from hidden_role_envs.wrappers.single_seat import SingleSeatEnv, register_single_seat_envs
+from hidden_role_envs import games  # noqa: F401  (registers the games)
+from hidden_role_envs.core.registry import available_envs, make, register
+from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
 
-__all__ = ["SingleSeatEnv", "available_envs", "make"]
+__all__ = ["SingleSeatEnv", "available_envs", "make", "register"]
 __version__ = "0.1.0"
-
-register_games()
-register_single_seat_envs()

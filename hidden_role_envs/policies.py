@@ -2,7 +2,8 @@
 
 A policy is a callable `policy(observation_dict) -> action id`, where the
 observation dict is what `env.observe(agent)` returns. `make_policy` turns a
-spec into one:
+spec into one for a given env, built from that env's configuration (its
+player count and its game's own arguments), so it fits the table it sits at:
 
 - `"random"`: uniform over the legal actions of the mask (seeded);
 - `"scripted"`: the game's scripted player;
@@ -13,13 +14,11 @@ spec into one:
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-
-from hidden_role_envs.core import registry
 
 Policy = Callable[[dict], int]
 POLICY_NAMES = ("random", "scripted")
@@ -35,9 +34,10 @@ class RandomPolicy:
         return int(self.rng.choice(np.flatnonzero(observation["action_mask"])))
 
 
-def scripted_player(game: str, num_players: int, seed: int | None = None) -> Policy:
-    module, name = registry.game(game).scripted_player.split(":")
-    return getattr(importlib.import_module(module), name)(num_players, seed=seed)
+def scripted_player(env: Any, seed: int | None = None) -> Policy:
+    """The scripted player of `env`'s game, for `env`'s configuration."""
+    game = env.unwrapped
+    return game.definition.scripted_player(game.config, seed)
 
 
 class SavedModelPolicy:
@@ -64,14 +64,14 @@ def is_model_path(spec: object) -> bool:
     return isinstance(spec, (str, os.PathLike)) and os.fspath(spec).endswith(".zip")
 
 
-def make_policy(spec: str | Policy, game: str, num_players: int, seed: int | None = None) -> Policy:
-    """The policy a spec names; ValueError saying what is accepted if it names none."""
+def make_policy(spec: str | Policy, env: Any, seed: int | None = None) -> Policy:
+    """The policy a spec names, to play in `env` (any of its seats); ValueError saying what is accepted if it names none."""
     if callable(spec):
         return spec
     if spec == "random":
         return RandomPolicy(seed)
     if spec == "scripted":
-        return scripted_player(game, num_players, seed)
+        return scripted_player(env, seed)
     if is_model_path(spec):
         return SavedModelPolicy(os.fspath(spec))
     raise ValueError(f"unknown policy {spec!r}: use 'random', 'scripted', a saved model path ending in .zip, or a callable")

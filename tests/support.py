@@ -1,10 +1,16 @@
-"""Helpers the game test suites share."""
+"""Helpers the test suites share."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
 
 import numpy as np
+
+from hidden_role_envs.core.registry import GAMES
 
 
 def uniform_choice(rng: np.random.Generator) -> Callable[[dict], int]:
@@ -27,6 +33,65 @@ def play_trace(env, choose: Callable[[dict], int], steps: int | None = None) -> 
         if steps is not None and len(trace) >= steps:
             break
     return trace
+
+
+# --- what each game's tests tell the conformance suite ----------------------------
+
+
+@dataclass
+class Twin:
+    """Two deals that differ in one hidden fact, and the seat that watches them.
+
+    `learns(env_a, env_b, actor, action)` is the rulebook's own answer, worked
+    out from the hidden state and the action about to be played, never from
+    the engine's events: does this action let the watcher tell the two
+    games apart? Until it does, the watcher's observation and text must be
+    the same in both games; when it does, its observation must change.
+    """
+
+    setups: tuple[dict, dict]
+    watcher: int
+    learns: Callable[[Any, Any, int, int], bool]
+    seed: int = 0
+    arguments: dict = field(default_factory=dict)
+    # how the actions are chosen (env, rng, mask) -> action; uniformly among the legal ones by default
+    choose: Callable[[Any, np.random.Generator, np.ndarray], int] | None = None
+
+
+def facts(game) -> ModuleType:
+    """The game's `tests/games/<game>/facts.py`: its tables, leak twins and invariants for the conformance suite."""
+    return importlib.import_module(f"tests.games.{game.name}.facts")
+
+
+def tables(game) -> list[tuple[int, dict]]:
+    """(num_players, the game's own arguments) to test: every player count, then the game's other configurations."""
+    return [(n, {}) for n in range(game.min_players, game.max_players + 1)] + list(facts(game).CONFIGS)
+
+
+def table_id(table: tuple[int, dict]) -> str:
+    n, arguments = table
+    return f"{n}p" + "".join(f"-{k}={v}" for k, v in arguments.items())
+
+
+def every_game() -> list:
+    return list(GAMES.values())
+
+
+def every_table() -> list:
+    """pytest parameters: (game, table) for every game and table."""
+    import pytest
+
+    return [pytest.param(g, t, id=f"{g.name}-{table_id(t)}") for g in every_game() for t in tables(g)]
+
+
+def typical_tables() -> list:
+    import pytest
+
+    return [pytest.param(g, (g.typical_players, {}), id=f"{g.name}-{g.typical_players}p") for g in every_game()]
+
+
+def random_legal(rng: np.random.Generator, obs: dict) -> int:
+    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
 
 
 # --- scenario checks the rule tables of every game use --------------------------
@@ -65,3 +130,4 @@ def check_allowed(env, value):
 def check_forbidden(env, value):
     present = set(value) & legal_names(env)
     assert not present, f"should not be legal: {present}"
+

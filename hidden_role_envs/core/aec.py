@@ -9,6 +9,8 @@ action type and range, and legality. Each check is done once, here, so
 
 from __future__ import annotations
 
+import copy
+import inspect
 import warnings
 from typing import Any, ClassVar
 
@@ -17,17 +19,23 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from hidden_role_envs.core.checks import check_choice, check_int, check_mapping, check_seed
 from hidden_role_envs.core.definition import GameDefinition
-from hidden_role_envs.core.game import Event
+from hidden_role_envs.core.engine import named
+from hidden_role_envs.core.events import describe
+from hidden_role_envs.core.seats import agent_name
 
 RENDER_MODES = ("ansi", "human")
 ILLEGAL_POLICIES = ("raise", "penalize")
 ILLEGAL_MOVE_REWARD = -1.0
+class _GameLimit:
+    """The default of `max_turns`: the game's own turn limit for the configuration (None means no limit)."""
+
+    def __repr__(self) -> str:
+        return "<the game's limit>"
 
 
-def _check_choice(argument: str, value: Any, allowed: tuple) -> None:
-    if value not in allowed:
-        raise ValueError(f"{argument} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+DEFAULT = _GameLimit()
 
 
 def _as_action_id(action: Any) -> int | None:
@@ -44,8 +52,8 @@ def _as_action_id(action: Any) -> int | None:
 class HiddenRoleEnv(AECEnv):
     """A hidden-role card game as a PettingZoo AEC environment.
 
-    Subclasses set `definition`; see each game's module for its arguments,
-    observation blocks, actions and rewards.
+    Each game's class (`raw_env`) sets `definition`; see the game's module
+    for its arguments, observation blocks, actions and rewards.
     """
 
     definition: ClassVar[GameDefinition]
@@ -55,42 +63,37 @@ class HiddenRoleEnv(AECEnv):
         self,
         num_players: int | None = None,
         render_mode: str | None = None,
-        max_turns: int | None = None,
+        max_turns: Any = DEFAULT,
         illegal: str = "raise",
-        reward: str = "win",
-        **options: Any,
+        reward: str | None = None,
+        **arguments: Any,
     ):
         super().__init__()
         game = self.definition
-        if num_players is None:
-            num_players = game.default_players
-        if (
-            isinstance(num_players, bool)
-            or not isinstance(num_players, (int, np.integer))
-            or not game.min_players <= num_players <= game.max_players
-        ):
-            raise ValueError(
-                f"num_players must be an integer from {game.min_players} to {game.max_players}; got {num_players!r}"
-            )
-        _check_choice("render_mode", render_mode, (None, *RENDER_MODES))
-        if max_turns is not None and (
-            isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
-        ):
-            raise ValueError(f"max_turns must be None or a positive integer; got {max_turns!r}")
-        _check_choice("illegal", illegal, ILLEGAL_POLICIES)
-        _check_choice("reward", reward, game.reward_modes)
+        num_players = game.default_players if num_players is None else num_players
+        num_players = check_int("num_players", num_players, game.min_players, game.max_players)
+        check_choice("render_mode", render_mode, (None, *RENDER_MODES))
+        check_choice("illegal", illegal, ILLEGAL_POLICIES)
+        reward = next(iter(game.reward_modes)) if reward is None else reward
+        check_choice("reward", reward, tuple(game.reward_modes))
+        unknown = set(arguments) - {a.name for a in game.arguments}
+        if unknown:
+            allowed = ", ".join(a.name for a in game.arguments) or "none"
+            raise TypeError(f"{game.title} has no argument(s) {sorted(unknown)}; its own arguments: {allowed}")
 
-        self.num_players = int(num_players)
+        self.num_players = num_players
         self.render_mode = render_mode
-        self.max_turns = None if max_turns is None else int(max_turns)
         self.illegal = illegal
         self.reward_mode = reward
-        self.config = game.configure(self.num_players, **options)
-        self.actions = game.action_table(self.config)
+        self.config = game.configure(num_players, **arguments)
+        if max_turns is DEFAULT:
+            max_turns = game.default_max_turns(self.config)
+        self.max_turns = None if max_turns is None else check_int("max_turns", max_turns, 1)
+        self.actions = game.actions(self.config)
         self.observer = game.new_observer(self.config)
         self.observation_fields = dict(self.observer.layout.fields)
 
-        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self.possible_agents = [agent_name(i) for i in range(num_players)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         observation_space = spaces.Dict(
             {
@@ -103,7 +106,11 @@ class HiddenRoleEnv(AECEnv):
         self._no_actions = np.zeros(len(self.actions), dtype=np.int8)
         self._rng: np.random.Generator | None = None
         self.engine = None
-        self.last_events: list[Event] = []
+        self.last_events: list = []
+
+    def __reduce__(self):
+        # the class is made per game (env_class), so a pickle finds it again through the registry
+        return (_new_env, (self.definition.name,), self.__dict__)
 
     # --- PettingZoo API -------------------------------------------------
 
@@ -114,18 +121,29 @@ class HiddenRoleEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game. `options={"setup": {...}}` fixes the deal (see the game's docs)."""
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
+        """Start a new game. `options={"setup": {...}}` fixes the deal (see the game's docs).
+
+        A reset that is refused (a bad seed, options or setup) changes
+        nothing: the game in progress and the random generator stay as they
+        were.
+        """
+        seed = check_seed(seed)
         setup = None
-        if options:
+        if options is not None:
+            check_mapping("options", options)
             unknown = set(options) - {"setup"}
             if unknown:  # PettingZoo's api_test passes made-up options, so warn rather than fail
-                warnings.warn(f"reset() ignores unknown option(s) {sorted(unknown)}; the only option is 'setup'")
+                warnings.warn(f"reset() ignores unknown option(s) {sorted(map(str, unknown))}; the only option is 'setup'")
             setup = options.get("setup")
-        self.engine = self.definition.new_game(self.config, self._rng, setup)
-        events = self.engine.start()
-        self.observer.reset(self.engine.table, events)
+        if seed is not None or self._rng is None:
+            rng = np.random.default_rng(seed)
+        else:
+            rng = copy.deepcopy(self._rng)  # the game draws from a copy until it is accepted
+        engine = self.definition.new_game(self.config, rng, setup)
+        events = engine.start()
+        self._rng = rng
+        self.engine = engine
+        self.observer.reset(engine.table, events)
         self.last_events = events
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -133,7 +151,7 @@ class HiddenRoleEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.engine.current_player]
+        self.agent_selection = self.possible_agents[engine.current_player]
         if self.render_mode == "human":
             self.render()
 
@@ -146,8 +164,14 @@ class HiddenRoleEnv(AECEnv):
             mask = self._no_actions.copy()
         return {"observation": self.observer.encode(seat).copy(), "action_mask": mask}
 
+    def last(self, observe: bool = True):
+        self._require_reset("last")
+        self._require_agents("last")
+        return super().last(observe)
+
     def step(self, action: Any) -> None:
         self._require_reset("step")
+        self._require_agents("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -218,19 +242,23 @@ class HiddenRoleEnv(AECEnv):
     def string_to_action(self, name: str) -> int:
         return self.actions.from_string(name)
 
+    def describe_event(self, event: Any, viewer: int) -> str | None:
+        """One event as `viewer` saw it, or None if it is not worth a line."""
+        return describe(event, self.definition.words(self.config, viewer))
+
     def render_text(self, seat: int | None = None) -> str:
         """The public table and `seat`'s own view (default: the seat to act)."""
-        game = self.definition
+        self._require_reset("render_text")
         if seat is None:
             seat = self.engine.current_player
-        lines = [game.describe_table(self.engine)]
+        lines = [self.definition.describe_table(self.engine)]
         if 0 <= seat < self.num_players:
-            happened = [game.describe_event(e, seat, self.engine) for e in self.last_events if seat in e.seen_by]
+            happened = [self.describe_event(e, seat) for e in self.last_events if seat in e.seen_by]
             happened = [line for line in happened if line]
             if happened:
-                lines.append("Last step, as player_%d saw it:" % seat)
+                lines.append(f"Last step, as {agent_name(seat)} saw it:")
                 lines.extend("  " + line for line in happened)
-            lines.append(f"View of player_{seat}:")
+            lines.append(f"View of {agent_name(seat)}:")
             lines.append(self.observer.describe(seat))
             if seat == self.engine.current_player:
                 legal = np.flatnonzero(self.engine.legal_mask())
@@ -243,6 +271,10 @@ class HiddenRoleEnv(AECEnv):
         if self.engine is None:
             raise RuntimeError(f"call reset() before {what}()")
 
+    def _require_agents(self, what: str) -> None:
+        if not self.agents:
+            raise RuntimeError(f"the episode is over (every agent is done): call reset() before {what}()")
+
     def _still_playing(self) -> list[str]:
         return [name for name in self.agents if not (self.terminations[name] or self.truncations[name])]
 
@@ -250,15 +282,18 @@ class HiddenRoleEnv(AECEnv):
         """Final rewards to the seats still playing; everyone still listed learns the outcome."""
         outcome = self.engine.outcome(self.reward_mode)
         playing = set(self._still_playing())
+        info = named(outcome.info)
+        info["winners"] = [agent_name(s) for s in outcome.winners]
         for name in self.agents:
             seat = self._seat_of[name]
             if name in playing:
                 self.rewards[name] += float(outcome.rewards[seat])
                 self.terminations[name] = True
-            clash = outcome.info.keys() & outcome.per_seat_info[seat].keys()
+            own = {key: named(values[seat]) for key, values in outcome.own.items()}
+            clash = info.keys() & own.keys()
             if clash:  # a per-seat key would silently hide the table-wide one
                 raise RuntimeError(f"outcome info and per-seat info share the key(s) {sorted(clash)}")
-            self.infos[name] = {**self.infos[name], **outcome.info, **outcome.per_seat_info[seat]}
+            self.infos[name] = {**self.infos[name], **info, **own}
 
     def _end_for_illegal_move(self, agent: str, action_id: int, reason: str) -> None:
         """PettingZoo's TerminateIllegal semantics: the mover is penalised, the game ends."""
@@ -269,3 +304,44 @@ class HiddenRoleEnv(AECEnv):
             self.infos[name] = {"illegal_move": {"agent": agent, "action": action_id, "reason": reason}}
         self.rewards[agent] = ILLEGAL_MOVE_REWARD
         self._accumulate_rewards()
+
+
+def _new_env(game: str) -> HiddenRoleEnv:
+    from hidden_role_envs.core.registry import GAMES
+
+    return object.__new__(GAMES[game].raw_env)
+
+
+def env_class(game: GameDefinition) -> type:
+    """The game's `raw_env`: the adapter for this game, with the game's arguments in its signature."""
+
+    def __init__(self, num_players: int | None = None, **kwargs: Any) -> None:
+        HiddenRoleEnv.__init__(self, num_players, **kwargs)
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("num_players", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=game.default_players),
+        inspect.Parameter("render_mode", keyword, default=None),
+        inspect.Parameter("max_turns", keyword, default=DEFAULT),
+        inspect.Parameter("illegal", keyword, default="raise"),
+        inspect.Parameter("reward", keyword, default=next(iter(game.reward_modes))),
+        *(inspect.Parameter(a.name, keyword, default=a.default) for a in game.arguments),
+    ]
+    __init__.__signature__ = inspect.Signature(parameters)
+    module = f"hidden_role_envs.{game.module_name}"
+    __init__.__qualname__ = "raw_env.__init__"
+    __init__.__module__ = module
+    __init__.__doc__ = f"{game.title}; the module `{module}` documents every argument."
+    return type(
+        "raw_env",
+        (HiddenRoleEnv,),
+        {
+            "__init__": __init__,
+            "__module__": module,
+            "__qualname__": "raw_env",
+            "__doc__": f"{game.title} as a PettingZoo AEC environment (see `{module}`).",
+            "definition": game,
+            "metadata": {"name": game.module_name, "render_modes": list(RENDER_MODES), "is_parallelizable": False},
+        },
+    )

@@ -1,110 +1,115 @@
-"""How a game plugs into the shared adapter."""
+"""A game, declared once: everything the rest of the package needs to know about it.
+
+Each game folder builds one `GameDefinition` (its `GAME`) and registers it
+(`hidden_role_envs.core.registry.register`). The registry, the PettingZoo
+and Gymnasium ids, the env class and its docs, the scripted players, the
+trainers and the benchmark suite all read it; no list of games is kept
+anywhere else.
+"""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from hidden_role_envs.core.game import Event, RulesEngine
-from hidden_role_envs.core.observation import ObservationLayout
+from hidden_role_envs.core.actions import ActionTable
+from hidden_role_envs.core.engine import RulesEngine
+from hidden_role_envs.core.observation import Observer, Schema
+from hidden_role_envs.core.text import Words
+
+NAMESPACE = "hidden_roles"
 
 
-class ActionTable:
-    """Action ids and their human-readable names, exact inverses of each other."""
+@dataclass(frozen=True)
+class Argument:
+    """One of the game's own constructor arguments, as its docs show it."""
 
-    def __init__(self, names: list[str]):
-        if len(set(names)) != len(names):
-            raise ValueError("action names must be unique")
-        self.names = tuple(names)
-        self.ids = {name: i for i, name in enumerate(names)}
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-    def to_string(self, action: int) -> str:
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an integer id, got {action!r}")
-        if not 0 <= action < len(self.names):
-            raise ValueError(f"action {action} is out of range 0..{len(self.names) - 1}")
-        return self.names[action]
-
-    def from_string(self, name: str) -> int:
-        action = self.ids.get(name)
-        if action is None:
-            raise ValueError(f"unknown action {name!r}; actions look like {self.names[0]!r} or {self.names[-1]!r}")
-        return action
+    name: str
+    default: Any
+    allowed: str
 
 
-class Observer(ABC):
-    """Each seat's knowledge, built only from the public table and the events it saw.
+@dataclass(frozen=True)
+class FixedRoles:
+    """Roles that a seat keeps for a whole episode (so a policy per role makes sense), read off its observation."""
 
-    It keeps one observation buffer per seat, with a view per named block, so
-    encoding writes in place instead of building a new vector every step.
-    """
-
-    def __init__(self, layout: ObservationLayout, num_seats: int):
-        self.layout = layout
-        self._buffers = np.zeros((num_seats, layout.size), dtype=np.float32)
-        self._views = [layout.views(row) for row in self._buffers]
-
-    # Views do not survive copying (a copied view is a separate array), so rebuild them.
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        del state["_views"]
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._views = [self.layout.views(row) for row in self._buffers]
-
-    @abstractmethod
-    def reset(self, table: Any, events: list[Event]) -> None: ...
-
-    @abstractmethod
-    def update(self, events: list[Event]) -> None: ...
-
-    @abstractmethod
-    def encode(self, seat: int) -> np.ndarray:
-        """The seat's observation vector (a buffer the observer reuses: copy to keep)."""
-
-    @abstractmethod
-    def describe(self, seat: int) -> str:
-        """The seat's private view in words, for the text render."""
+    names: tuple[str, ...]
+    role_of: Callable[[np.ndarray, dict[str, slice]], str]
 
 
-class GameDefinition(ABC):
-    """Everything the adapter needs to know about one game."""
-
-    name: str  # "secrets"
-    version: int
+@dataclass(frozen=True, eq=False)
+class GameDefinition:
+    name: str  # "secrets": the id's and the module's stem
+    title: str  # "Secrets"
+    version: int  # goes up when the game's observation, actions or rules change
     min_players: int
     max_players: int
     default_players: int
-    reward_modes: tuple[str, ...] = ("win",)
+    # smallest, typical and largest tables: what the benchmarks, results and docs quote
+    benchmark_players: tuple[int, int, int]
+    arguments: tuple[Argument, ...]
+    reward_modes: dict[str, str]  # mode -> what it pays; the first is the default
+    configure: Callable[..., Any]  # (num_players, **arguments) -> the configuration, checked
+    actions: Callable[[Any], ActionTable]
+    new_game: Callable[[Any, np.random.Generator, Any], RulesEngine]  # (config, rng, setup)
+    new_observer: Callable[[Any], Observer]
+    schema: Schema
+    events: tuple[type, ...]  # every kind of event the engine emits
+    words: Callable[[Any, int], Words]  # (config, viewer) -> the game's phrases as that viewer says them
+    describe_table: Callable[[RulesEngine], str]  # the public table in words
+    scripted_player: Callable[[Any, int | None], Callable[[dict], int]]  # (config, seed) -> policy
+    default_max_turns: Callable[[Any], int | None]  # the turn limit of a configuration when none is given
+    turn_unit: str = "turns"  # what `max_turns` counts
+    fixed_roles: FixedRoles | None = None
+    doc: str = ""  # the reference docs, with `{arguments}` and `{observation}` where the tables go
 
-    @abstractmethod
-    def configure(self, num_players: int, **options: Any) -> Any:
-        """Validate the game's own constructor arguments; raise ValueError naming the bad one."""
+    @property
+    def typical_players(self) -> int:
+        return self.benchmark_players[1]
 
-    @abstractmethod
-    def action_table(self, config: Any) -> ActionTable: ...
+    @property
+    def module_name(self) -> str:
+        return f"{self.name}_v{self.version}"
 
-    @abstractmethod
-    def new_game(self, config: Any, rng: np.random.Generator, setup: dict | None) -> RulesEngine: ...
+    @property
+    def env_id(self) -> str:
+        """PettingZoo's id: `hidden_roles/secrets-v0`."""
+        return f"{NAMESPACE}/{self.name}-v{self.version}"
 
-    @abstractmethod
-    def new_observer(self, config: Any) -> Observer: ...
+    @property
+    def single_seat_id(self) -> str:
+        """Gymnasium's id of the single-seat view: `hidden_roles/Secrets-v0`."""
+        return f"{NAMESPACE}/{self.title.replace(' ', '')}-v{self.version}"
 
-    @abstractmethod
-    def describe_table(self, engine: RulesEngine) -> str:
-        """The public table in words (nothing hidden)."""
+    @cached_property
+    def raw_env(self) -> type:
+        from hidden_role_envs.core.aec import env_class
 
-    @abstractmethod
-    def describe_event(self, event: Event, viewer: int, engine: RulesEngine) -> str | None:
-        """One event as `viewer` saw it, or None if it is not worth a line.
+        return env_class(self)
 
-        `engine` gives the configuration (names of cards, places, ...); the
-        text must say only what the event tells `viewer`.
-        """
+    def env(self, **kwargs: Any):
+        """The environment users take: the adapter itself, with no PettingZoo wrapper on top (see `raw_env`)."""
+        return self.raw_env(**kwargs)
+
+    @cached_property
+    def reference(self) -> str:
+        """The game's docs with their tables filled in from the declarations."""
+        return self.doc.replace("{arguments}", self.arguments_table()).replace("{observation}", self.schema.table())
+
+    def arguments_table(self) -> str:
+        modes = "; ".join(f'"{mode}": {what}' for mode, what in self.reward_modes.items())
+        rows = [
+            "| argument | default | allowed |",
+            "|---|---|---|",
+            f"| `num_players` | {self.default_players} | {self.min_players} to {self.max_players} |",
+            *(f"| `{a.name}` | {a.default!r} | {a.allowed} |" for a in self.arguments),
+            f"| `reward` | {next(iter(self.reward_modes))!r} | {modes} |",
+            f"| `max_turns` | see below | a positive int: truncate after that many {self.turn_unit}; None: no limit |",
+            '| `illegal` | "raise" | "raise": ValueError; "penalize": the mover gets -1 and the episode terminates |',
+            '| `render_mode` | None | "ansi" returns text, "human" prints it |',
+        ]
+        return "\n".join(rows)

@@ -1,86 +1,105 @@
-"""Exact per-seat beliefs over hidden tokens that move between places.
+"""Exact per-seat beliefs over hidden cards that move between places.
 
-Games like Secrets hide a small multiset of tokens (identities) in a few
-places (each player and the centre). A seat's knowledge is the set of
-assignments of tokens to places consistent with everything it has seen. With
-at most nine places and three kinds of token there are at most a few hundred
-assignments, so the posterior is kept exactly: one weight per assignment and
-per observer.
+The games hide a small multiset of cards (identity tokens, characters) in a
+few places (the players, the centre). A seat's knowledge is the set of
+deals (assignments of cards to places) consistent with everything it has
+seen, with the chance each has under what it saw: the posterior, kept
+exactly as one weight per deal and per seat. The tables of deals are small
+(Secrets: at most 630; Mascarade with 7 cards: 5,040) and shared.
 
-- a look ("place p holds kind k") keeps only the assignments that agree;
-- a public swap of two places permutes the assignments;
-- a swap the observer knows only as "one of these swaps" mixes the permuted
-  weights, each alternative equally likely (the observer cannot see the
-  choice, so it has no reason to prefer one).
+The vocabulary every game's knowledge uses, exact or not:
 
-The marginal probability of each kind at each place is what observations
-encode. Nothing here reads the true tokens: callers feed it only the events
-a seat saw, so a belief cannot leak what the seat did not see.
+- `see(seats, place, kind)`: the seats saw that `place` holds `kind`: deals
+  that disagree are ruled out;
+- `see_not` / `see_one_of`: the place does not hold a kind / holds one of
+  some kinds;
+- `swap(seats, p, q)`: the seats saw the cards at p and q swapped: what they
+  knew moves with the cards (the deals are permuted);
+- `swap_one_of(seats, swaps)`: the seats know one of `swaps` happened, each
+  as likely, and not which (a swap-or-not is "swap p and q, or swap
+  nothing"): the weights are the average of the permuted ones;
+- `marginals(seat)`: (places, kinds), P(place holds kind) for that seat, what
+  observations encode.
+
+Nothing here reads the true cards: callers feed it only the events a seat
+saw, so a belief cannot depend on anything the seat did not see.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
 
+from hidden_role_envs.core.shared import Shared
 
-class AssignmentTable:
-    """Every distinct way to lay a multiset of tokens on places (immutable, shared)."""
+# Up to this many (deal, place, kind) entries the marginals are one product with an indicator matrix;
+# above it (Mascarade's 7 cards) that matrix would take megabytes, and a weighted count is used instead.
+INDICATOR_ENTRIES = 1 << 17
+
+
+class DealTable(Shared):
+    """Every distinct deal of a multiset of cards to places: `deals[d, p]` is the kind at place p.
+
+    Built once per multiset (`DealTable.of(counts)`: copies of each kind), shared and never changed.
+    """
 
     def __init__(self, counts: tuple[int, ...]):
         self.counts = counts
-        self.num_places = sum(counts)
         self.num_kinds = len(counts)
-        self.assignments = _enumerate_assignments(counts)  # (A, places) int8
-        codes = self._codes(self.assignments)
+        self.num_places = sum(counts)
+        self.deals = _arrangements(counts)
+        codes = self._codes(self.deals)
         self._order = np.argsort(codes)
         self._sorted_codes = codes[self._order]
-        # holds[p, k] is a 0/1 vector over assignments: "place p holds kind k".
-        self.holds = np.stack(
-            [np.stack([(self.assignments[:, p] == k) for k in range(self.num_kinds)]) for p in range(self.num_places)]
-        ).astype(np.float64)
-        # marginals = weights @ indicator, reshaped to (places, kinds).
-        self.indicator = self.holds.reshape(self.num_places * self.num_kinds, -1).T.copy()
-        self._swap_cache: dict[tuple[int, int], np.ndarray] = {}
-        self._agreement_cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        places, kinds = self.num_places, self.num_kinds
+        if len(self.deals) * places * kinds <= INDICATOR_ENTRIES:
+            holds = np.stack([self.deals[:, p] == k for p in range(places) for k in range(kinds)])
+            self.indicator = np.ascontiguousarray(holds.T, dtype=np.float64)  # (deals, places*kinds): marginals = weights @ indicator
+            self.pairs = None
+        else:
+            self.indicator = None
+            self.pairs = (self.deals.astype(np.intp) + kinds * np.arange(places)).ravel()  # (deal, place) -> place*K+kind
+        self._swaps: dict[tuple[int, int], np.ndarray] = {}
+        self._agreements: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 
-    def _codes(self, assignments: np.ndarray) -> np.ndarray:
+    def _codes(self, deals: np.ndarray) -> np.ndarray:
         powers = self.num_kinds ** np.arange(self.num_places, dtype=np.int64)
-        return assignments.astype(np.int64) @ powers
+        return deals.astype(np.int64) @ powers
 
     def swap_permutation(self, p: int, q: int) -> np.ndarray:
-        """Index array `perm` with new_weights = weights[perm] after swapping places p and q."""
+        """Index array `perm`: after swapping places p and q, new_weights = weights[perm]."""
         key = (min(p, q), max(p, q))
-        perm = self._swap_cache.get(key)
+        perm = self._swaps.get(key)
         if perm is None:
-            swapped = self.assignments.copy()
+            swapped = self.deals.copy()
             swapped[:, [p, q]] = swapped[:, [q, p]]
-            positions = np.searchsorted(self._sorted_codes, self._codes(swapped))
-            perm = self._order[positions]
-            self._swap_cache[key] = perm
+            perm = self._order[np.searchsorted(self._sorted_codes, self._codes(swapped))]
+            perm.flags.writeable = False
+            self._swaps[key] = perm
         return perm
 
     def agreement(self, anchor: int, kinds: tuple[int, ...]) -> np.ndarray:
-        """(assignments, places) 0/1: the place holds the anchor's kind, and that kind is in `kinds`."""
+        """(deals, places) 0/1: the place holds the anchor's kind, and that kind is one of `kinds`."""
         key = (anchor, kinds)
-        table = self._agreement_cache.get(key)
+        table = self._agreements.get(key)
         if table is None:
-            at_anchor = self.assignments[:, [anchor]]
-            table = ((self.assignments == at_anchor) & np.isin(at_anchor, kinds)).astype(np.float64)
-            self._agreement_cache[key] = table
+            at_anchor = self.deals[:, [anchor]]
+            table = ((self.deals == at_anchor) & np.isin(at_anchor, kinds)).astype(np.float64)
+            self._agreements[key] = table
         return table
 
-    # The table is immutable and cached: copies share it.
-    def __deepcopy__(self, memo):
-        return self
+    def marginals(self, weights: np.ndarray) -> np.ndarray:
+        """(places, kinds) probabilities under `weights` (one per deal, any positive scale)."""
+        if self.indicator is not None:
+            flat = (weights @ self.indicator) / weights.sum()
+        else:
+            flat = np.bincount(self.pairs, weights=np.repeat(weights, self.num_places), minlength=self.num_places * self.num_kinds)
+            flat /= weights.sum()
+        return flat.clip(0.0, 1.0).reshape(self.num_places, self.num_kinds)  # rounding must not leave [0, 1]
 
-    def __reduce__(self):
-        return (assignment_table, (self.counts,))
 
-
-def _enumerate_assignments(counts: tuple[int, ...]) -> np.ndarray:
+def _arrangements(counts: tuple[int, ...]) -> np.ndarray:
     rows: list[list[int]] = []
 
     def place(kind: int, free: list[int], row: list[int]) -> None:
@@ -100,70 +119,70 @@ def _enumerate_assignments(counts: tuple[int, ...]) -> np.ndarray:
     return np.array(rows, dtype=np.int8)
 
 
-@lru_cache(maxsize=None)
-def assignment_table(counts: tuple[int, ...]) -> AssignmentTable:
-    return AssignmentTable(tuple(counts))
-
-
-class TokenBeliefs:
-    """One exact posterior per observer over the token assignments of a table.
+class DealBeliefs:
+    """One exact posterior per seat over the deals of a `DealTable`.
 
     Summaries (marginals, same-kind probabilities) are computed when asked
-    and kept until the observer's posterior changes.
+    and kept until that seat's posterior changes. Each update works on one
+    seat's row at a time: a handful of seats and a few hundred weights make
+    NumPy's per-call cost, not the arithmetic, the price.
     """
 
-    def __init__(self, counts: tuple[int, ...], num_observers: int):
-        self.table = assignment_table(tuple(counts))
-        self.weights = np.ones((num_observers, len(self.table.assignments)))
-        self._summaries: list[dict] = [{} for _ in range(num_observers)]
+    def __init__(self, table: DealTable, num_seats: int):
+        self.table = table
+        self.weights = np.ones((num_seats, len(table.deals)))
+        self._summaries: list[dict] = [{} for _ in range(num_seats)]
 
-    # Each update works on one observer's row at a time: a handful of observers
-    # and a few hundred weights make NumPy's per-call cost, not the arithmetic,
-    # the price, and fancy-indexing several rows at once costs more than it saves.
-
-    def see(self, observers, place: int, kind: int) -> None:
-        """The observers saw that `place` holds `kind`."""
-        holds = self.table.holds[place, kind]
-        for r in observers:
-            updated = self.weights[r] * holds
+    def _keep(self, seats, kept: np.ndarray, what: str) -> None:
+        for r in seats:
+            updated = self.weights[r] * kept
             total = updated.sum()
             if not total > 0:
-                raise ValueError(f"place {place} holding kind {kind} contradicts what observer {r} saw")
+                raise ValueError(f"{what} contradicts what seat {r} saw")
             np.divide(updated, total, out=self.weights[r])
             self._summaries[r].clear()
 
-    def swap(self, observers, p: int, q: int) -> None:
-        """The observers saw the tokens at places p and q swapped."""
+    def see(self, seats, place: int, kind: int) -> None:
+        self._keep(seats, self.table.deals[:, place] == kind, f"place {place} holding kind {kind}")
+
+    def see_not(self, seats, place: int, kind: int) -> None:
+        self._keep(seats, self.table.deals[:, place] != kind, f"place {place} not holding kind {kind}")
+
+    def see_one_of(self, seats, place: int, kinds) -> None:
+        kept = np.isin(self.table.deals[:, place], list(kinds))
+        self._keep(seats, kept, f"place {place} holding one of kinds {sorted(kinds)}")
+
+    def swap(self, seats, p: int, q: int) -> None:
         perm = self.table.swap_permutation(p, q)
-        for r in observers:
+        for r in seats:
             self.weights[r] = self.weights[r][perm]
             self._summaries[r].clear()
 
-    def swap_one_of(self, observers, swaps) -> None:
-        """The observers know one of `swaps` happened, each equally likely, not which."""
-        perms = [self.table.swap_permutation(p, q) for p, q in swaps]
-        for r in observers:
+    def swap_one_of(self, seats, swaps) -> None:
+        """One of `swaps` happened, each as likely; a swap (p, p) stands for "no swap"."""
+        perms = [None if p == q else self.table.swap_permutation(p, q) for p, q in swaps]
+        for r in seats:
             w = self.weights[r]
-            w[:] = sum(w[perm] for perm in perms) / len(swaps)
+            w[:] = sum(w if perm is None else w[perm] for perm in perms) / len(swaps)
             self._summaries[r].clear()
 
-    def _summary(self, observer: int, key, matrix: np.ndarray) -> np.ndarray:
-        cached = self._summaries[observer].get(key)
+    def marginals(self, seat: int) -> np.ndarray:
+        """(places, kinds) probabilities for one seat (read-only)."""
+        cached = self._summaries[seat].get("marginals")
         if cached is None:
-            w = self.weights[observer]
-            cached = ((w @ matrix) / w.sum()).clip(0.0, 1.0)  # rounding must not leave [0, 1]
-            self._summaries[observer][key] = cached
+            cached = self._summaries[seat]["marginals"] = self.table.marginals(self.weights[seat])
         return cached
 
-    def same_kind(self, observer: int, anchor: int, kinds: tuple[int, ...]) -> np.ndarray:
+    def same_kind(self, seat: int, anchor: int, kinds: tuple[int, ...]) -> np.ndarray:
         """P(each place holds the same kind as place `anchor`, that kind being one of `kinds`).
 
         With teams as kinds, this is "is that seat on my team?", which the
         marginals alone cannot tell: it needs the joint posterior.
         """
-        return self._summary(observer, (anchor, kinds), self.table.agreement(anchor, kinds))
-
-    def marginals(self, observer: int) -> np.ndarray:
-        """(places, kinds) probabilities for one observer (read-only)."""
-        flat = self._summary(observer, "marginals", self.table.indicator)
-        return flat.reshape(self.table.num_places, self.table.num_kinds)
+        key = (anchor, kinds)
+        cached = self._summaries[seat].get(key)
+        if cached is None:
+            w = self.weights[seat]
+            cached = ((w @ self.table.agreement(anchor, kinds)) / w.sum()).clip(0.0, 1.0)
+            self._summaries[seat][key] = cached
+        return cached

@@ -1,48 +1,40 @@
-"""The games registered in PettingZoo's registry under the `hidden_roles` namespace."""
+"""The registered games, under the `hidden_roles` namespace of PettingZoo's and Gymnasium's registries.
+
+A game joins with one line, `register(GAME)`: its PettingZoo id
+(`hidden_roles/secrets-v0`) and its single-seat Gymnasium id
+(`hidden_roles/Secrets-v0`) are registered, and every tool that lists the
+games (`available_envs`, the command line, the benchmarks) sees it.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pettingzoo
 
-NAMESPACE = "hidden_roles"
-VERSION = 0
+from hidden_role_envs.core.definition import NAMESPACE, GameDefinition
+
+GAMES: dict[str, GameDefinition] = {}
 
 
-@dataclass(frozen=True)
-class RegisteredGame:
-    module: str  # the versioned public module, with env() and raw_env
-    scripted_player: str  # "module:Class", called as Class(num_players, seed=...)
+def register(definition: GameDefinition) -> GameDefinition:
+    from hidden_role_envs.wrappers.single_seat import register_single_seat_env  # the wrapper reads this module
 
-
-GAMES = {
-    "secrets": RegisteredGame("hidden_role_envs.secrets_v0", "hidden_role_envs.games.secrets.bots:SecretsScriptedPlayer"),
-    "mascarade": RegisteredGame(
-        "hidden_role_envs.mascarade_v0", "hidden_role_envs.games.mascarade.bots:MascaradeScriptedPlayer"
-    ),
-    "hoax": RegisteredGame("hidden_role_envs.hoax_v0", "hidden_role_envs.games.hoax.bots:HoaxScriptedPlayer"),
-    "spyfall": RegisteredGame("hidden_role_envs.spyfall_v0", "hidden_role_envs.games.spyfall.bots:SpyfallScriptedPlayer"),
-}
-
-
-def env_id(game: str) -> str:
-    return f"{NAMESPACE}/{game}-v{VERSION}"
-
-
-def register_games() -> None:
-    for game, entry in GAMES.items():
-        if env_id(game) not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id(game), entry_point=f"{entry.module}:env")
+    if GAMES.get(definition.name, definition) is not definition:
+        raise ValueError(f"another game is registered as {definition.name!r}")
+    GAMES[definition.name] = definition
+    if definition.env_id not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", definition.env_id, entry_point=definition.env)
+    register_single_seat_env(definition)
+    return definition
 
 
 def available_envs() -> list[str]:
     """The registered ids, e.g. `hidden_roles/secrets-v0`."""
-    return sorted(env_id(game) for game in GAMES)
+    return sorted(game.env_id for game in GAMES.values())
 
 
-def game_name(name: str) -> str:
+def game_name(name: Any) -> str:
     """The game a name means: an id (`hidden_roles/secrets-v0`), a module (`secrets_v0`) or a game (`secrets`)."""
     key = str(name).removeprefix(f"{NAMESPACE}/").replace("_v", "-v").split("-v")[0].lower()
     if key not in GAMES:
@@ -50,10 +42,10 @@ def game_name(name: str) -> str:
     return key
 
 
-def game(name: str) -> RegisteredGame:
+def game(name: Any) -> GameDefinition:
     return GAMES[game_name(name)]
 
 
 def make(name: str, **kwargs: Any) -> pettingzoo.AECEnv:
     """Make a game's AEC env by id, module name or game name (see `game_name`)."""
-    return pettingzoo.make("aec", env_id(game_name(name)), **kwargs)
+    return pettingzoo.make("aec", game(name).env_id, **kwargs)

@@ -1,1 +1,6 @@
-"""One sub-package per game: rules, actions, observation and scripted players."""
+"""One folder per game; each declares its `GAME` and joins the registry here, one line each."""
+
+from hidden_role_envs.core.registry import register
+from hidden_role_envs.games import secrets
+
+register(secrets.GAME)

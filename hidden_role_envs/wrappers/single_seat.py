@@ -94,9 +94,9 @@ class SingleSeatEnv(gymnasium.Env):
         if is_model_path(spec):  # loading is slow and the model holds no random state: keep it
             key = str(spec)
             if key not in self._models:
-                self._models[key] = make_policy(spec, self.game, self.num_players)
+                self._models[key] = make_policy(spec, self.aec)
             return self._models[key]
-        return make_policy(spec, self.game, self.num_players, seed)
+        return make_policy(spec, self.aec, seed)
 
     # --- Gymnasium API -----------------------------------------------------
 
@@ -170,10 +170,7 @@ class SingleSeatEnv(gymnasium.Env):
         return {"seat": self.seat, **self.aec.infos[self.learner]}
 
 
-GYMNASIUM_IDS = {game: f"{registry.NAMESPACE}/{game.capitalize()}-v{registry.VERSION}" for game in registry.GAMES}
-
-
-def register_single_seat_envs() -> None:
-    for game, env_id in GYMNASIUM_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=SingleSeatEnv, kwargs={"game": game})
+def register_single_seat_env(game) -> None:
+    """Register `game`'s single-seat view under its Gymnasium id (`hidden_roles/Secrets-v0`)."""
+    if game.single_seat_id not in gymnasium.registry:
+        gymnasium.register(game.single_seat_id, entry_point=SingleSeatEnv, kwargs={"game": game.name})

@@ -27,13 +27,12 @@ Examples (5 players): `string_to_action("offer +2 as Scientist")` is
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 
-from hidden_role_envs.core.definition import ActionTable
+from hidden_role_envs.core.actions import Action, ActionTable
 from hidden_role_envs.games.secrets.cards import CHARACTERS
 
-# Decision kinds, in the order of the action groups above.
+# The decisions, in the order of the action groups above; each action's kind is the decision it answers.
 CHOOSE, OFFER, UN_CHOICE, ANSWER, PSYCHIATRIST_SWAP, POLITICIAN_TARGET, DIPLOMAT_SIDE, DETECTIVE_LOOK, ASSASSIN_TARGET = (
     range(9)
 )
@@ -53,43 +52,34 @@ LEFT, RIGHT = 1, -1
 
 
 class SecretsActions(ActionTable):
-    """Names, ids and meanings: `meaning[id]` is `(decision kind, argument)`."""
+    """`SecretsActions.of(num_players)`; `args` are seat offsets (and the claimed character of an Offer)."""
 
-    def __init__(self, num_players: int):
-        n = num_players
-        others = range(1, n)
-        entries: list[tuple[str, int, object]] = []
+    def actions(self, num_players: int):
+        others = range(1, num_players)
         for c, name in enumerate(CHARACTERS):
-            entries.append((f"choose {name}", CHOOSE, c))
+            yield Action(f"choose {name}", CHOOSE, c)
         for k in others:
-            entries.append((f"offer +{k}", OFFER, (k, None)))
+            yield Action(f"offer +{k}", OFFER, (k, None))
             for c, name in enumerate(CHARACTERS):
-                entries.append((f"offer +{k} as {name}", OFFER, (k, c)))
-        entries.append(("intercept", UN_CHOICE, True))
-        entries.append(("let pass", UN_CHOICE, False))
-        entries.append(("accept", ANSWER, True))
-        entries.append(("refuse", ANSWER, False))
+                yield Action(f"offer +{k} as {name}", OFFER, (k, c))
+        yield Action("intercept", UN_CHOICE, True)
+        yield Action("let pass", UN_CHOICE, False)
+        yield Action("accept", ANSWER, True)
+        yield Action("refuse", ANSWER, False)
         for a, b in combinations(others, 2):
-            entries.append((f"psychiatrist +{a} +{b}", PSYCHIATRIST_SWAP, (a, b)))
+            yield Action(f"psychiatrist +{a} +{b}", PSYCHIATRIST_SWAP, (a, b))
         for k in others:
-            entries.append((f"politician +{k}", POLITICIAN_TARGET, k))
-        entries.append(("diplomat left", DIPLOMAT_SIDE, LEFT))
-        entries.append(("diplomat right", DIPLOMAT_SIDE, RIGHT))
-        entries.append(("detective self", DETECTIVE_LOOK, 0))
+            yield Action(f"politician +{k}", POLITICIAN_TARGET, k)
+        yield Action("diplomat left", DIPLOMAT_SIDE, LEFT)
+        yield Action("diplomat right", DIPLOMAT_SIDE, RIGHT)
+        yield Action("detective self", DETECTIVE_LOOK, 0)
         for k in others:
-            entries.append((f"detective +{k}", DETECTIVE_LOOK, k))
-        entries.append(("detective centre", DETECTIVE_LOOK, CENTRE))
+            yield Action(f"detective +{k}", DETECTIVE_LOOK, k)
+        yield Action("detective centre", DETECTIVE_LOOK, CENTRE)
         for k in others:
-            entries.append((f"assassin +{k}", ASSASSIN_TARGET, k))
-        super().__init__([name for name, _, _ in entries])
-        self.meaning = tuple((kind, arg) for _, kind, arg in entries)
-        self.first_of = {}
-        for action, (kind, _) in enumerate(self.meaning):
-            self.first_of.setdefault(kind, action)
-        self.of_kind = {kind: [a for a, (k, _) in enumerate(self.meaning) if k == kind] for kind in range(len(DECISIONS))}
+            yield Action(f"assassin +{k}", ASSASSIN_TARGET, k)
 
 
-@lru_cache(maxsize=None)
-def secrets_actions(num_players: int) -> SecretsActions:
-    """The action table of a player count, built once and shared: it never changes."""
-    return SecretsActions(num_players)
+def secrets_actions(config) -> SecretsActions:
+    """The action table of a configuration (one per player count, shared)."""
+    return SecretsActions.of(config.num_players)

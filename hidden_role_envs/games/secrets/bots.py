@@ -8,7 +8,7 @@ sit at any table, next to people, learned policies or other bots:
     from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
 
     env = secrets_v0.env(num_players=5)
-    bot = SecretsScriptedPlayer(num_players=5, seed=0)
+    bot = SecretsScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -92,8 +92,8 @@ from hidden_role_envs.games.secrets.cards import (
     POLITICIAN,
     PSYCHIATRIST,
     SCIENTIST,
-    screen_size_that_ends_the_game,
 )
+from hidden_role_envs.games.secrets.config import SecretsConfig
 from hidden_role_envs.games.secrets.observation import secrets_layout
 
 # Other seats are modelled as coin flips: the bot cannot see how they decide.
@@ -313,14 +313,14 @@ class SecretsScriptedPlayer:
     `DEFAULT_PARAMS` (for experiments).
     """
 
-    def __init__(self, num_players: int, seed: int | None = None, **params: float):
+    def __init__(self, config: SecretsConfig, seed: int | None = None, **params: float):
         unknown = set(params) - set(DEFAULT_PARAMS)
         if unknown:
             raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULT_PARAMS)}")
-        self.num_players = num_players
-        self.layout = secrets_layout(num_players)
-        self.actions = secrets_actions(num_players)
-        self.end_size = screen_size_that_ends_the_game(num_players)
+        self.num_players = config.num_players
+        self.layout = secrets_layout(config)
+        self.actions = secrets_actions(config)
+        self.end_size = config.end_size
         self.rng = np.random.default_rng(seed)
         self.params = {**DEFAULT_PARAMS, **params}
 

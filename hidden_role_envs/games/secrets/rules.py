@@ -3,7 +3,7 @@
 Plain Python and NumPy; no PettingZoo here. The public table (`SecretsTable`)
 is what every seat sees; the rest of the state (tokens, decks, the card in
 the Offer, Bullet values) is private to the engine and reaches seats only as
-`Event`s addressed to the seats that see them.
+events addressed to the seats that see them.
 
 Places of identity tokens are numbered 0..n-1 for the players and n for the
 centre.
@@ -12,13 +12,15 @@ centre.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
 
-from hidden_role_envs.core.game import Event, Outcome, RulesEngine, new_event
+from hidden_role_envs.core.checks import is_int
+from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatList, SeatText
+from hidden_role_envs.core.seats import NOBODY, seating
+from hidden_role_envs.core.setup import Setup
+from hidden_role_envs.core.shared import Shared
 from hidden_role_envs.games.secrets.actions import (
     ANSWER,
     ASSASSIN_TARGET,
@@ -32,7 +34,7 @@ from hidden_role_envs.games.secrets.actions import (
     POLITICIAN_TARGET,
     PSYCHIATRIST_SWAP,
     UN_CHOICE,
-    secrets_actions,
+    SecretsActions,
 )
 from hidden_role_envs.games.secrets.cards import (
     ASSASSIN,
@@ -52,27 +54,39 @@ from hidden_role_envs.games.secrets.cards import (
     POLITICIAN,
     PSYCHIATRIST,
     SCIENTIST,
-    TOKENS_BY_PLAYERS,
-    screen_size_that_ends_the_game,
+)
+from hidden_role_envs.games.secrets.config import SecretsConfig
+from hidden_role_envs.games.secrets.events import (
+    Answered,
+    BulletDrawn,
+    BulletDrawnUnseen,
+    BulletGiven,
+    BulletValue,
+    CardAdded,
+    CardChosen,
+    CardChosenUnseen,
+    CardRevealed,
+    Drawn,
+    GameOver,
+    Intercepted,
+    LetPass,
+    Looked,
+    LookedUnseen,
+    Offered,
+    PairTurnedDown,
+    ScientistsFlipped,
+    ShownUnseen,
+    Swapped,
+    SwappedOneOf,
+    UnToken,
 )
 
-NOBODY = -1
 GAME_OVER = -1  # table.decision once the game has ended
 
 FULL_DECK = [card for card, copies in enumerate(CARD_COPIES) for _ in range(copies)]
-# players -> the identity tokens in play, sorted
-TOKEN_MULTISETS = {
-    n: [kind for kind, count in enumerate(counts) for _ in range(count)] for n, counts in TOKENS_BY_PLAYERS.items()
-}
 
 
-@dataclass(frozen=True)
-class SecretsConfig:
-    num_players: int
-    claims: bool = True
-
-
-class LegalMasks:
+class LegalMasks(Shared):
     """Every legal-action mask a game of one configuration can show, built once, shared and read-only.
 
     Each decision has a fixed set of legal actions, except the choice of the
@@ -80,41 +94,15 @@ class LegalMasks:
     """
 
     def __init__(self, config: SecretsConfig):
-        self.config = config
-        actions = secrets_actions(config.num_players)
-        self.none = self._mask([])
+        actions = SecretsActions.of(config.num_players)
+        self.none = actions.mask()
         self.of_decision = {}
         for decision, ids in actions.of_kind.items():
             if decision == OFFER and not config.claims:
-                ids = [a for a in ids if actions.meaning[a][1][1] is None]
-            self.of_decision[decision] = self._mask(ids)
+                ids = [a for a in ids if actions.args[a][1] is None]
+            self.of_decision[decision] = actions.mask(ids)
         # CHOOSE ids are the character indices, so `choose <card>` is id `card`
-        self.choose = {shown: self._mask(shown) for shown in permutations(range(NUM_CHARACTERS), 2)}
-
-    def _mask(self, ids) -> np.ndarray:
-        mask = np.zeros(len(secrets_actions(self.config.num_players)), dtype=np.int8)
-        mask[list(ids)] = 1
-        mask.flags.writeable = False
-        return mask
-
-    # Shared and immutable: copies keep sharing it.
-    def __deepcopy__(self, memo):
-        return self
-
-    def __reduce__(self):
-        return (legal_masks, (self.config,))
-
-
-@lru_cache(maxsize=None)
-def legal_masks(config: SecretsConfig) -> LegalMasks:
-    return LegalMasks(config)
-
-
-@lru_cache(maxsize=None)
-def seats(num_players: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Every seat, and for each seat all the others: the audiences of events."""
-    everyone = tuple(range(num_players))
-    return everyone, tuple(everyone[:seat] + everyone[seat + 1 :] for seat in everyone)
+        self.choose = {shown: actions.mask(shown) for shown in permutations(range(NUM_CHARACTERS), 2)}
 
 
 class SecretsTable:
@@ -137,23 +125,6 @@ class SecretsTable:
         self.to_act = NOBODY
         self.turn = 0  # turns completed
 
-    def cards_on_screen(self, seat: int) -> int:
-        return self.cards[seat]
-
-
-def _parse_items(value, names: tuple[str, ...], what: str) -> list[int]:
-    items = []
-    for item in value:
-        if isinstance(item, str):
-            if item not in names:
-                raise ValueError(f"setup {what}: unknown name {item!r}; expected one of {names}")
-            items.append(names.index(item))
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool) and 0 <= item < len(names):
-            items.append(int(item))
-        else:
-            raise ValueError(f"setup {what}: {item!r} is neither a name in {names} nor an index")
-    return items
-
 
 class SecretsGame(RulesEngine):
     """One game of Secrets.
@@ -166,54 +137,19 @@ class SecretsGame(RulesEngine):
 
     def __init__(self, config: SecretsConfig, rng: np.random.Generator, setup: dict | None = None):
         n = config.num_players
-        setup = dict(setup or {})
-        unknown = set(setup) - {"tokens", "deck", "bullets", "first_player"}
-        if unknown:
-            raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: tokens, deck, bullets, first_player")
+        setup = Setup(setup, ("tokens", "deck", "bullets", "first_player"))
         self.config = config
         self.num_players = n
-        self.actions = secrets_actions(n)
-        self.end_size = screen_size_that_ends_the_game(n)
-        self.everyone, self.others = seats(n)
+        self.actions = SecretsActions.of(n)
+        self.end_size = config.end_size
+        self.seating = seating(n)
+        self.everyone, self.others = self.seating.everyone, self.seating.others
         self.table = SecretsTable(n)
-
-        token_multiset = TOKEN_MULTISETS[n]
-        if "tokens" in setup:
-            tokens = _parse_items(setup["tokens"], IDENTITIES, "tokens")
-            if sorted(tokens) != token_multiset:
-                raise ValueError(
-                    f"setup tokens must hold {TOKENS_BY_PLAYERS[n]} CIA, KGB and Hippie tokens for {n} players "
-                    f"(the last one is the centre); got {[IDENTITIES[t] for t in tokens]}"
-                )
-        else:
-            tokens = list(token_multiset)
-            rng.shuffle(tokens)  # (Generator.shuffle of a list draws as it would for rng.permutation)
-        self.tokens = tokens
-
-        if "deck" in setup:
-            deck = _parse_items(setup["deck"], CHARACTERS, "deck")
-            if sorted(deck) != FULL_DECK:
-                raise ValueError("setup deck must be the 29 character cards of the game, in any order")
-        else:
-            deck = list(FULL_DECK)
-            rng.shuffle(deck)
-        self.deck = deque(deck)
-
-        if "bullets" in setup:
-            bullets = [int(v) for v in setup["bullets"]]
-            if sorted(bullets) != sorted(BULLET_VALUES):
-                raise ValueError(f"setup bullets must be the values {BULLET_VALUES} in some order; got {bullets}")
-        else:
-            bullets = list(BULLET_VALUES)
-            rng.shuffle(bullets)
-        self.bullet_deck = deque(bullets)
-
-        first = setup.get("first_player")
-        if first is None:
-            first = int(rng.integers(n))
-        elif isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 0 <= first < n:
-            raise ValueError(f"setup first_player must be a seat from 0 to {n - 1}; got {first!r}")
-        self.table.active = int(first)
+        self.tokens = self._deal_tokens(setup.items("tokens", IDENTITIES, length=n + 1), rng)
+        self.deck = deque(self._shuffled("deck", setup.items("deck", CHARACTERS, length=len(FULL_DECK)), FULL_DECK, rng))
+        self.bullet_deck = deque(self._shuffled("bullets", self._setup_bullets(setup), list(BULLET_VALUES), rng))
+        first = setup.seat("first_player", n)
+        self.table.active = int(rng.integers(n)) if first is None else first
 
         self.bullets_received: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (giver, value)
         self.turned_down: list[list[int]] = [[] for _ in range(n)]  # characters turned face down, per screen
@@ -222,17 +158,62 @@ class SecretsGame(RulesEngine):
         self.bullet_in_hand: int | None = None
         self.touched: set[int] = set()  # screens that got a card this turn
         self.over = False
-        self.masks = legal_masks(config)
+        self.masks = LegalMasks.of(config)
+        self._apply = {
+            CHOOSE: self._choose_card,
+            OFFER: self._offer,
+            UN_CHOICE: self._un_choice,
+            ANSWER: self._answer,
+            PSYCHIATRIST_SWAP: self._psychiatrist,
+            POLITICIAN_TARGET: self._politician,
+            DIPLOMAT_SIDE: self._diplomat,
+            DETECTIVE_LOOK: self._detective,
+            ASSASSIN_TARGET: self._assassin,
+        }
+
+    # --- the deal -----------------------------------------------------
+
+    def _deal_tokens(self, tokens: list[int] | None, rng: np.random.Generator) -> list[int]:
+        counts = self.config.token_counts
+        in_play = [kind for kind, count in enumerate(counts) for _ in range(count)]
+        if tokens is None:
+            rng.shuffle(in_play)  # (Generator.shuffle of a list draws as it would for rng.permutation)
+            return in_play
+        if sorted(tokens) != in_play:
+            raise ValueError(
+                f"setup tokens must hold {counts} CIA, KGB and Hippie tokens for {self.num_players} players "
+                f"(the last one is the centre); got {[IDENTITIES[t] for t in tokens]}"
+            )
+        return tokens
+
+    @staticmethod
+    def _shuffled(key: str, given: list | None, cards: list, rng: np.random.Generator) -> list:
+        if given is None:
+            cards = list(cards)
+            rng.shuffle(cards)
+            return cards
+        if sorted(given) != sorted(cards):
+            raise ValueError(f"setup {key} must be the {len(cards)} cards of the game in some order; got {given}")
+        return given
+
+    @staticmethod
+    def _setup_bullets(setup: Setup) -> list[int] | None:
+        values = setup.sequence("bullets", length=len(BULLET_VALUES))
+        if values is None:
+            return None
+        if not all(is_int(v) for v in values) or sorted(int(v) for v in values) != sorted(BULLET_VALUES):
+            raise ValueError(f"setup bullets must be the values {BULLET_VALUES} in some order; got {values}")
+        return [int(v) for v in values]
 
     # --- RulesEngine --------------------------------------------------
 
-    def start(self) -> list[Event]:
+    def start(self) -> list:
         n = self.num_players
-        events = [new_event(("looked", (s,), (s, s, self.tokens[s]))) for s in range(n)]
+        events = [Looked((s,), s, s, self.tokens[s]) for s in range(n)]
         if n >= 5:  # each seat also sees its right neighbour's token
-            events += [new_event(("looked", (s,), (s, (s - 1) % n, self.tokens[(s - 1) % n]))) for s in range(n)]
+            events += [Looked((s,), s, (s - 1) % n, self.tokens[(s - 1) % n]) for s in range(n)]
         if n >= 7:  # the centre token is shown to everyone
-            events.append(new_event(("looked", self.everyone, (NOBODY, n, self.tokens[n]))))
+            events.append(Looked(self.everyone, NOBODY, n, self.tokens[n]))
         self._start_turn(events)
         return events
 
@@ -247,8 +228,7 @@ class SecretsGame(RulesEngine):
         if self.over:
             return "the game is over"
         decision = self.table.decision
-        kind, _ = self.actions.meaning[action]
-        if kind != decision:
+        if self.actions.kind[action] != decision:
             return f"the decision now is {DECISIONS[decision]!r}"
         if decision == CHOOSE:
             shown = " or ".join(CHARACTERS[c] for c in self.table.revealed)
@@ -257,61 +237,9 @@ class SecretsGame(RulesEngine):
             return "claims are off in this game (claims=False): offer without a claim"
         return "it is not legal now"
 
-    def apply(self, action: int) -> list[Event]:
-        kind, arg = self.actions.meaning[action]
-        events: list[Event] = []
-        table = self.table
-        actor = table.to_act
-        n = self.num_players
-        if kind == CHOOSE:
-            self._choose_card(arg, events)
-        elif kind == OFFER:
-            offset, claim = arg
-            self._make_offer((actor + offset) % n, NOBODY if claim is None else claim, events)
-        elif kind == UN_CHOICE:
-            if arg:
-                events.append(new_event(("intercepted", self.everyone, (actor,))))
-                self._receive(actor, events)
-            else:
-                events.append(new_event(("let_pass", self.everyone, (actor,))))
-                self._ask(ANSWER, table.offer_target)
-        elif kind == ANSWER:
-            events.append(new_event(("accepted" if arg else "refused", self.everyone, (actor,))))
-            self._receive(actor if arg else table.active, events)
-        elif kind == PSYCHIATRIST_SWAP:
-            a, b = ((actor + k) % n for k in arg)
-            self._swap_tokens(a, b)
-            events.append(new_event(("swapped", self.everyone, (actor, a, b))))
-            self._end_turn(events)
-        elif kind == POLITICIAN_TARGET:
-            target = (actor + arg) % n
-            self._add_to_screen(target, POLITICIAN, events)
-            events.append(new_event(("looked", (actor,), (actor, target, self.tokens[target]))))
-            events.append(new_event(("looked_unseen", self.others[actor], (actor, target))))
-            self._end_turn(events)
-        elif kind == DIPLOMAT_SIDE:
-            neighbour = (actor + arg) % n
-            self._swap_tokens(neighbour, n)
-            events.append(new_event(("swapped", (actor,), (actor, neighbour, n))))
-            left, right = (actor + LEFT) % n, (actor - 1) % n
-            events.append(new_event(("swapped_one_of", self.others[actor], (actor, ((left, n), (right, n))))))
-            self._end_turn(events)
-        elif kind == DETECTIVE_LOOK:
-            place = n if arg == CENTRE else (actor + arg) % n
-            events.append(new_event(("looked", (actor,), (actor, place, self.tokens[place]))))
-            events.append(new_event(("looked_unseen", self.others[actor], (actor, place))))
-            self._end_turn(events)
-        elif kind == ASSASSIN_TARGET:
-            target = (actor + arg) % n
-            value = self.bullet_in_hand
-            self.bullet_in_hand = None
-            self.bullets_received[target].append((actor, value))
-            table.bullets[target] += 1
-            table.cards[target] += 1
-            self.touched.add(target)
-            events.append(new_event(("bullet_given", self.everyone, (actor, target))))
-            events.append(new_event(("bullet_value", (actor,), (actor, target, value))))
-            self._end_turn(events)
+    def apply(self, action: int) -> list:
+        events: list = []
+        self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
         return events
 
     def outcome(self, reward_mode: str) -> Outcome:
@@ -329,34 +257,36 @@ class SecretsGame(RulesEngine):
         if len(lowest_seats) == 1 and identities[lowest_seats[0]] == HIPPIE:
             winners = (lowest_seats[0],)
             margin = min(scores[s] for s in range(n) if s != lowest_seats[0]) - lowest
-            result = f"player_{lowest_seats[0]}, a Hippie, has the lowest score and wins alone"
+            result = SeatText("{0}, a Hippie, has the lowest score and wins alone", winners)
         elif team_scores["CIA"] == team_scores["KGB"]:
             winners = ()
             margin = 0
-            result = "CIA and KGB tie: everybody loses"
+            result = SeatText("CIA and KGB tie: everybody loses")
         else:
             team = CIA if team_scores["CIA"] > team_scores["KGB"] else KGB
             winners = tuple(s for s in range(n) if identities[s] == team)
             margin = abs(team_scores["CIA"] - team_scores["KGB"])
-            result = f"{IDENTITIES[team]} wins {max(team_scores.values())} to {min(team_scores.values())}"
+            result = SeatText(f"{IDENTITIES[team]} wins {max(team_scores.values())} to {min(team_scores.values())}")
         unit = 1.0 if reward_mode == "win" else float(margin)
         rewards = tuple(unit if s in winners else -unit for s in range(n))
         if reward_mode == "score" and not winners:
             rewards = tuple(0.0 for _ in range(n))
         info = {
             "result": result,
-            "winners": [f"player_{s}" for s in winners],
-            "identities": {f"player_{s}": IDENTITIES[identities[s]] for s in range(n)},
+            "winners": SeatList(winners),
+            "identities": PerSeat(IDENTITIES[i] for i in identities),
             "centre_identity": IDENTITIES[self.tokens[n]],
-            "scores": {f"player_{s}": scores[s] for s in range(n)},
+            "scores": PerSeat(scores),
             "team_scores": team_scores,
-            "bullets": {f"player_{s}": [v for _, v in self.bullets_received[s]] for s in range(n)},
+            "bullets": PerSeat([v for _, v in received] for received in self.bullets_received),
             "turns": self.table.turn,
         }
-        per_seat = tuple(
-            {"identity": IDENTITIES[identities[s]], "score": scores[s], "won": s in winners} for s in range(n)
-        )
-        return Outcome(winners=winners, rewards=rewards, info=info, per_seat_info=per_seat)
+        own = {
+            "identity": PerSeat(IDENTITIES[i] for i in identities),
+            "score": PerSeat(scores),
+            "won": PerSeat(s in winners for s in range(n)),
+        }
+        return Outcome(winners=winners, rewards=rewards, info=info, own=own)
 
     # --- helpers the tests and bots may read ------------------------
 
@@ -382,13 +312,90 @@ class SecretsGame(RulesEngine):
             cards += self.turned_down[seat]
         return cards
 
+    # --- the actions, one method per decision ------------------------
+
+    def _choose_card(self, actor: int, card: int, events: list) -> None:
+        table = self.table
+        other = table.revealed[1] if card == table.revealed[0] else table.revealed[0]
+        self.deck.append(other)  # the card not chosen goes face down to the bottom
+        self.in_hand = [card]
+        events.append(CardChosen((actor,), actor, card))
+        events.append(CardChosenUnseen(self.others[actor], actor))
+        self._ask(OFFER, actor)
+
+    def _offer(self, actor: int, args: tuple, events: list) -> None:
+        offset, claim = args
+        table = self.table
+        target = self.seating.offset(actor, offset)
+        table.offer_target = target
+        table.claim = NOBODY if claim is None else claim
+        events.append(Offered(self.everyone, actor, target, table.claim))
+        un = table.un_holder
+        if un != NOBODY and un != actor and un != target:
+            self._ask(UN_CHOICE, un)
+        else:  # RULING: a UN player who is the target simply accepts or refuses
+            self._ask(ANSWER, target)
+
+    def _un_choice(self, actor: int, intercept: bool, events: list) -> None:
+        if intercept:
+            events.append(Intercepted(self.everyone, actor))
+            self._receive(actor, events)
+        else:
+            events.append(LetPass(self.everyone, actor))
+            self._ask(ANSWER, self.table.offer_target)
+
+    def _answer(self, actor: int, accept: bool, events: list) -> None:
+        events.append(Answered(self.everyone, actor, accept))
+        self._receive(actor if accept else self.table.active, events)
+
+    def _psychiatrist(self, actor: int, offsets: tuple[int, int], events: list) -> None:
+        a, b = (self.seating.offset(actor, k) for k in offsets)
+        self._swap_tokens(a, b)
+        events.append(Swapped(self.everyone, actor, a, b))
+        self._end_turn(events)
+
+    def _politician(self, actor: int, offset: int, events: list) -> None:
+        target = self.seating.offset(actor, offset)
+        self._add_to_screen(target, POLITICIAN, events)
+        events.append(Looked((actor,), actor, target, self.tokens[target]))
+        events.append(LookedUnseen(self.others[actor], actor, target))
+        self._end_turn(events)
+
+    def _diplomat(self, actor: int, side: int, events: list) -> None:
+        n = self.num_players
+        neighbour = self.seating.offset(actor, side)
+        self._swap_tokens(neighbour, n)
+        events.append(Swapped((actor,), actor, neighbour, n))
+        left, right = self.seating.offset(actor, LEFT), (actor - 1) % n
+        events.append(SwappedOneOf(self.others[actor], actor, ((left, n), (right, n))))
+        self._end_turn(events)
+
+    def _detective(self, actor: int, offset: int, events: list) -> None:
+        place = self.num_players if offset == CENTRE else self.seating.offset(actor, offset)
+        events.append(Looked((actor,), actor, place, self.tokens[place]))
+        events.append(LookedUnseen(self.others[actor], actor, place))
+        self._end_turn(events)
+
+    def _assassin(self, actor: int, offset: int, events: list) -> None:
+        table = self.table
+        target = self.seating.offset(actor, offset)
+        value = self.bullet_in_hand
+        self.bullet_in_hand = None
+        self.bullets_received[target].append((actor, value))
+        table.bullets[target] += 1
+        table.cards[target] += 1
+        self.touched.add(target)
+        events.append(BulletGiven(self.everyone, actor, target))
+        events.append(BulletValue((actor,), actor, target, value))
+        self._end_turn(events)
+
     # --- the turn -----------------------------------------------------
 
     def _ask(self, decision: int, seat: int) -> None:
         self.table.decision = decision
         self.table.to_act = seat
 
-    def _start_turn(self, events: list[Event]) -> None:
+    def _start_turn(self, events: list) -> None:
         table = self.table
         table.offer_target = table.claim = table.card_in_play = NOBODY
         self.receiver = NOBODY
@@ -399,7 +406,7 @@ class SecretsGame(RulesEngine):
             # RULING: the deck cannot show two different characters; offer the one showing.
             table.revealed = (drawn[0],)
             self.in_hand = drawn
-            events.append(new_event(("drawn", self.everyone, (table.active, tuple(drawn), table.revealed))))
+            events.append(Drawn(self.everyone, table.active, tuple(drawn), table.revealed))
             self._ask(OFFER, table.active)
             return
         duplicates = []
@@ -412,84 +419,76 @@ class SecretsGame(RulesEngine):
         deck.extend(duplicates)  # face down to the bottom
         table.revealed = (drawn[0], card)
         self.in_hand = [drawn[0], card]
-        events.append(new_event(("drawn", self.everyone, (table.active, tuple(drawn), table.revealed))))
+        events.append(Drawn(self.everyone, table.active, tuple(drawn), table.revealed))
         self._ask(CHOOSE, table.active)
 
-    def _choose_card(self, card: int, events: list[Event]) -> None:
-        table = self.table
-        other = table.revealed[1] if card == table.revealed[0] else table.revealed[0]
-        self.deck.append(other)  # the card not chosen goes face down to the bottom
-        self.in_hand = [card]
-        events.append(new_event(("card_chosen", (table.active,), (table.active, card))))
-        events.append(new_event(("card_chosen_unseen", self.others[table.active], (table.active,))))
-        self._ask(OFFER, table.active)
-
-    def _make_offer(self, target: int, claim: int, events: list[Event]) -> None:
-        table = self.table
-        table.offer_target = target
-        table.claim = claim
-        events.append(new_event(("offered", self.everyone, (table.active, target, claim))))
-        un = table.un_holder
-        if un != NOBODY and un != table.active and un != target:
-            self._ask(UN_CHOICE, un)
-        else:  # RULING: a UN player who is the target simply accepts or refuses
-            self._ask(ANSWER, target)
-
-    def _receive(self, receiver: int, events: list[Event]) -> None:
+    def _receive(self, receiver: int, events: list) -> None:
         """The Offer's card is turned face up and `receiver` adds it and applies its effect."""
         card = self.offered_card
-        table = self.table
         self.receiver = receiver
-        table.card_in_play = card
-        events.append(new_event(("card_revealed", self.everyone, (receiver, card))))
+        self.table.card_in_play = card
+        events.append(CardRevealed(self.everyone, receiver, card))
         if card == POLITICIAN:  # it goes to another screen of the receiver's choice
             self._ask(POLITICIAN_TARGET, receiver)
             return
         self._add_to_screen(receiver, card, events)
-        n = self.num_players
-        if card == PSYCHIATRIST:
-            self._ask(PSYCHIATRIST_SWAP, receiver)
-        elif card == DOUBLE_AGENT:
-            self._swap_tokens(receiver, n)
-            events.append(new_event(("swapped", self.everyone, (receiver, receiver, n))))
-            events.append(new_event(("looked", (receiver,), (receiver, receiver, self.tokens[receiver]))))
-            events.append(new_event(("looked_unseen", self.others[receiver], (receiver, receiver))))
-            self._end_turn(events)
-        elif card == JOURNALIST:
-            events.append(new_event(("looked", self.others[receiver], (NOBODY, receiver, self.tokens[receiver]))))
-            events.append(new_event(("shown_unseen", (receiver,), (receiver,))))
-            self._end_turn(events)
-        elif card == DIPLOMAT:
-            events.append(new_event(("looked", self.everyone, (NOBODY, n, self.tokens[n]))))
-            self._ask(DIPLOMAT_SIDE, receiver)
-        elif card == DETECTIVE:
-            self._ask(DETECTIVE_LOOK, receiver)
-        elif card == ASSASSIN:
-            self.bullet_in_hand = self.bullet_deck.popleft()
-            events.append(new_event(("bullet_drawn", (receiver,), (receiver, self.bullet_in_hand))))
-            events.append(new_event(("bullet_drawn_unseen", self.others[receiver], (receiver,))))
-            self._ask(ASSASSIN_TARGET, receiver)
-        else:  # Scientist: its effect, if any, happened as it landed
-            self._end_turn(events)
+        self._effects[card](self, receiver, events)
 
-    def _add_to_screen(self, seat: int, card: int, events: list[Event]) -> None:
+    def _double_agent(self, receiver: int, events: list) -> None:
+        n = self.num_players
+        self._swap_tokens(receiver, n)
+        events.append(Swapped(self.everyone, receiver, receiver, n))
+        events.append(Looked((receiver,), receiver, receiver, self.tokens[receiver]))
+        events.append(LookedUnseen(self.others[receiver], receiver, receiver))
+        self._end_turn(events)
+
+    def _journalist(self, receiver: int, events: list) -> None:
+        events.append(Looked(self.others[receiver], NOBODY, receiver, self.tokens[receiver]))
+        events.append(ShownUnseen((receiver,), receiver))
+        self._end_turn(events)
+
+    def _show_centre(self, receiver: int, events: list) -> None:  # the Diplomat, before its side is chosen
+        events.append(Looked(self.everyone, NOBODY, self.num_players, self.tokens[self.num_players]))
+        self._ask(DIPLOMAT_SIDE, receiver)
+
+    def _draw_bullet(self, receiver: int, events: list) -> None:  # the Assassin, before its target is chosen
+        self.bullet_in_hand = self.bullet_deck.popleft()
+        events.append(BulletDrawn((receiver,), receiver, self.bullet_in_hand))
+        events.append(BulletDrawnUnseen(self.others[receiver], receiver))
+        self._ask(ASSASSIN_TARGET, receiver)
+
+    def _no_effect(self, receiver: int, events: list) -> None:  # the Scientist: its effect happened as it landed
+        self._end_turn(events)
+
+    # What each card does once it lands on the receiver's screen (the Politician lands elsewhere, above).
+    _effects = {
+        DOUBLE_AGENT: _double_agent,
+        PSYCHIATRIST: lambda self, receiver, events: self._ask(PSYCHIATRIST_SWAP, receiver),
+        DETECTIVE: lambda self, receiver, events: self._ask(DETECTIVE_LOOK, receiver),
+        JOURNALIST: _journalist,
+        SCIENTIST: _no_effect,
+        DIPLOMAT: _show_centre,
+        ASSASSIN: _draw_bullet,
+    }
+
+    def _add_to_screen(self, seat: int, card: int, events: list) -> None:
         self.in_hand = []
         face_up = self.table.face_up[seat]
         face_up[card] += 1
         self.table.cards[seat] += 1
         self.touched.add(seat)
-        events.append(new_event(("card_added", self.everyone, (seat, card))))
+        events.append(CardAdded(self.everyone, seat, card))
         if card == SCIENTIST and face_up[SCIENTIST] >= 2:
             for down, count in enumerate(face_up):
                 self.turned_down[seat] += [down] * count
             self.table.face_down[seat] += sum(face_up)
             face_up[:] = [0] * NUM_CHARACTERS
-            events.append(new_event(("scientists_flipped", self.everyone, (seat,))))
+            events.append(ScientistsFlipped(self.everyone, seat))
 
     def _swap_tokens(self, p: int, q: int) -> None:
         self.tokens[p], self.tokens[q] = self.tokens[q], self.tokens[p]
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def _end_turn(self, events: list) -> None:
         table = self.table
         for seat in sorted(self.touched):  # identical face-up pairs turn face down
             face_up = table.face_up[seat]
@@ -501,22 +500,22 @@ class SecretsGame(RulesEngine):
                     face_up[card] -= 2 * pairs
                     table.face_down[seat] += 2 * pairs
                     self.turned_down[seat] += [card] * (2 * pairs)
-                    events.append(new_event(("pair_turned_down", self.everyone, (seat, card))))
+                    events.append(PairTurnedDown(self.everyone, seat, card))
         self._update_un_token(events)
         table.turn += 1
         if max(table.cards) >= self.end_size:  # reached this turn: any earlier and the game would be over
             self.over = True
             table.decision = GAME_OVER
             table.to_act = NOBODY
-            events.append(new_event(("game_over", self.everyone, ())))
+            events.append(GameOver(self.everyone))
             return
         table.active = (table.active + 1) % self.num_players
         self._start_turn(events)
 
-    def _update_un_token(self, events: list[Event]) -> None:
+    def _update_un_token(self, events: list) -> None:
         table = self.table
         fewest = min(table.cards)
         holder = table.cards.index(fewest) if table.cards.count(fewest) == 1 else NOBODY
         if holder != table.un_holder:
             table.un_holder = holder
-            events.append(new_event(("un_token", self.everyone, (holder,))))
+            events.append(UnToken(self.everyone, holder))

@@ -8,6 +8,7 @@ import pytest
 from hidden_role_envs import secrets_v0
 from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
 from hidden_role_envs.games.secrets.cards import CARD_COPIES, CHARACTERS
+from hidden_role_envs.games.secrets.config import SecretsConfig
 
 
 class RandomPlayer:
@@ -47,15 +48,15 @@ def test_the_bot_always_plays_a_legal_action(num_players):
         agents = env.possible_agents
         for game in range(40):
             if game % 2 == 0:
-                players = {a: SecretsScriptedPlayer(num_players, seed=game * 10 + i) for i, a in enumerate(agents)}
+                players = {a: SecretsScriptedPlayer(SecretsConfig(num_players), seed=game * 10 + i) for i, a in enumerate(agents)}
             else:
                 players = {a: RandomPlayer(game * 10 + i) for i, a in enumerate(agents)}
-                players[agents[game % num_players]] = SecretsScriptedPlayer(num_players, seed=game)
+                players[agents[game % num_players]] = SecretsScriptedPlayer(SecretsConfig(num_players), seed=game)
             play(env, players, seed=game)
 
 
 def test_the_bot_refuses_an_empty_mask():
-    bot = SecretsScriptedPlayer(5)
+    bot = SecretsScriptedPlayer(SecretsConfig(5))
     env = secrets_v0.env(num_players=5)
     env.reset(seed=0)
     waiting = next(a for a in env.possible_agents if a != env.agent_selection)
@@ -69,7 +70,7 @@ def test_same_seeds_give_the_same_game():
     for _ in range(2):
         moves: list[int] = []
         for game in range(5):
-            players = {a: SecretsScriptedPlayer(6, seed=i) for i, a in enumerate(env.possible_agents)}
+            players = {a: SecretsScriptedPlayer(SecretsConfig(6), seed=i) for i, a in enumerate(env.possible_agents)}
             play(env, players, seed=game, moves=moves)
         runs.append(moves)
     assert runs[0] == runs[1]
@@ -97,7 +98,7 @@ def table_at(tokens: list[str], deck: list[str], actions: list[str], bullets=(-3
 
 
 def bot_choice(env) -> str:
-    bot = SecretsScriptedPlayer(env.unwrapped.num_players, seed=0)
+    bot = SecretsScriptedPlayer(SecretsConfig(env.unwrapped.num_players), seed=0)
     return env.unwrapped.action_to_string(bot(env.observe(env.agent_selection)))
 
 
@@ -160,7 +161,7 @@ def test_the_bot_beats_random_play_by_a_wide_margin(num_players):
     wins = {"scripted": 0, "random": 0}
     for kind in wins:
         others = RandomPlayer(1)
-        hero = SecretsScriptedPlayer(num_players, seed=2) if kind == "scripted" else RandomPlayer(2)
+        hero = SecretsScriptedPlayer(SecretsConfig(num_players), seed=2) if kind == "scripted" else RandomPlayer(2)
         for game in range(games):
             seat = agents[game % num_players]
             players = {a: hero if a == seat else others for a in agents}

@@ -432,7 +432,7 @@ def test_identity_tokens_in_play_by_player_count(n):
         cards = Counter(CHARACTER_ORDER[c] for c in env.unwrapped.engine.all_character_cards())
         assert cards == Counter(COPIES)
         assert sorted(list(env.unwrapped.engine.bullet_deck)) == [-3, -2, -1, 0]
-        assert all(not env.unwrapped.engine.table.cards_on_screen(s) for s in range(n))  # empty screens
+        assert all(not env.unwrapped.engine.table.cards[s] for s in range(n))  # empty screens
 
 
 # (players, places each seat s has seen at the start); the rest of the identity block is the
@@ -1087,11 +1087,11 @@ def test_the_game_ends_at_the_end_of_the_turn_a_screen_reaches_the_end_size(n, s
     last = collect_on_seat_1(n, size)
     before_last = collect_on_seat_1(n, size - 1)
     play(env, before_last)
-    assert env.unwrapped.engine.table.cards_on_screen(1) == size - 1
+    assert env.unwrapped.engine.table.cards[1] == size - 1
     check(env, {"over": False, "ask": ("choose", (size - 1) % n)})
     # The last card lands: the screen reaches the end size, but its effect is still applied.
     play(env, last[len(before_last) : -1])
-    assert env.unwrapped.engine.table.cards_on_screen(1) == size
+    assert env.unwrapped.engine.table.cards[1] == size
     check(env, {"over": False, "ask": ("detective" if size == 4 else "diplomat", 1)})
     play(env, last[-1:])
     check(env, {"over": True, "ask": "over"})

@@ -1,0 +1,135 @@
+"""What every rules engine offers the adapter, and the outcome of a game.
+
+A rules engine is plain Python: state, the legal-action mask of the seat to
+act, and `apply`. It knows nothing of PettingZoo or Gymnasium, and speaks of
+seats, never of agent names: where an outcome names seats (winners, every
+seat's identity), it marks them (`PerSeat`, `SeatList`, `SeatText`) and
+the adapter names them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hidden_role_envs.core.seats import NOBODY, agent_name
+
+
+class PerSeat(tuple):
+    """One value per seat, shown to users as {agent: value}."""
+
+
+class SeatList(tuple):
+    """Seats, shown to users as a list of agent names."""
+
+
+class SeatRef(int):
+    """A seat, shown to users as its agent name (NOBODY as None)."""
+
+
+@dataclass(frozen=True)
+class SeatText:
+    """A sentence naming seats: `template` has `{0}`, `{1}`, ... where `seats` go, or `{all}` for all of them."""
+
+    template: str
+    seats: tuple[int, ...] = ()
+
+
+def named(value: Any, name: Callable[[int], str] = agent_name) -> Any:
+    """`value` with every marked seat replaced by its agent name, through dicts, lists and tuples."""
+    if isinstance(value, PerSeat):
+        return {name(s): named(v, name) for s, v in enumerate(value)}
+    if isinstance(value, SeatList):
+        return [name(s) for s in value]
+    if isinstance(value, SeatRef):
+        return None if value == NOBODY else name(int(value))
+    if isinstance(value, SeatText):
+        names = [name(s) for s in value.seats]
+        return value.template.format(*names, all=" and ".join(names))
+    if isinstance(value, dict):
+        return {k: named(v, name) for k, v in value.items()}
+    if isinstance(value, list):
+        return [named(v, name) for v in value]
+    if isinstance(value, tuple):
+        return tuple(named(v, name) for v in value)
+    return value
+
+
+@dataclass
+class Outcome:
+    """The end of a game, told to everyone once it is over.
+
+    `info` holds what the end reveals to every seat (marked seats are named
+    by the adapter); `own` holds each seat's own facts, one `PerSeat` per
+    key, which reach only that seat's info.
+    """
+
+    winners: tuple[int, ...]
+    rewards: tuple[float, ...]
+    info: dict[str, Any] = field(default_factory=dict)
+    own: dict[str, PerSeat] = field(default_factory=dict)
+
+
+class RulesEngine(ABC):
+    """One game in progress. Subclasses hold their own state and rules.
+
+    By convention the public `table` has `to_act` (the seat asked to decide)
+    and `turn` (turns completed), and the engine sets `over` when the game
+    ends; the three properties below read them, and an engine that counts
+    differently overrides them.
+    """
+
+    num_players: int
+    table: Any  # the public state: everything on it is seen by everyone
+    over: bool = False
+
+    @abstractmethod
+    def start(self) -> list:
+        """Deal and begin; return the opening events (early looks, first draw)."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat whose decision is asked, or NOBODY once the game is over."""
+        return NOBODY if self.over else self.table.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def turns_played(self) -> int:
+        """Completed turns, the unit of the `max_turns` truncation."""
+        return self.table.turn
+
+    @abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over all action ids for `current_player` (a shared buffer: do not keep it)."""
+
+    @abstractmethod
+    def illegal_reason(self, action: int) -> str:
+        """Why `action` is not legal now, in words for an error message."""
+
+    @abstractmethod
+    def apply(self, action: int) -> list:
+        """Play a legal action for `current_player`; return what happened."""
+
+    @abstractmethod
+    def outcome(self, reward_mode: str) -> Outcome:
+        """Winners, final rewards and the revealed facts, once `is_over`.
+
+        Final rewards go to the seats still playing; a seat eliminated
+        earlier got its reward through `pop_rewards` when it went out.
+        """
+
+    def pop_rewards(self) -> dict[int, float]:
+        """Rewards earned during the last `apply` before the end (e.g. per round); cleared on reading."""
+        return {}
+
+    def pop_eliminated(self) -> list[int]:
+        """Seats knocked out during the last `apply`; their episodes end there. Cleared on reading."""
+        return []
+

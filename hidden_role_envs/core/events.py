@@ -1,0 +1,147 @@
+"""Events: what happened, and which seats saw it.
+
+The rules engine emits an event for every change of state that someone
+could see. Each game declares its kinds of event once (`event_kind`), each a
+small typed record whose first field, `seen_by`, lists the seats that saw
+it; the other fields are what those seats learned, each with a `Field`
+saying what it holds (a seat, a character, a flag...). A seat's knowledge,
+its text render and its history are built from the events it saw, so
+nothing reaches a seat unless an event addressed to it carries it.
+
+Tables keyed by kind (`ByKind`) dispatch events to the observer's handlers
+and to the texts; a table that lacks a kind fails when it is built, not
+silently at play.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from hidden_role_envs.core.seats import NOBODY, agent_name
+from hidden_role_envs.core.text import Words
+
+
+class Field:
+    """What an event field holds: how a readable record shows it and how text says it."""
+
+    def readable(self, value: Any, vocab: Mapping[str, Sequence[str]]) -> Any:
+        return value
+
+    def text(self, value: Any, words: Words) -> str:
+        return str(value)
+
+
+class SeatField(Field):
+    """A seat (NOBODY: none)."""
+
+    def readable(self, value, vocab):
+        return None if value == NOBODY else agent_name(value)
+
+    def text(self, value, words):
+        return words.seat(value)
+
+
+class SeatsField(Field):
+    """Some seats, in order."""
+
+    def readable(self, value, vocab):
+        return [agent_name(s) for s in value]
+
+    def text(self, value, words):
+        return words.seats(value)
+
+
+class PerSeatField(Field):
+    """One value per seat, by seat number."""
+
+    def readable(self, value, vocab):
+        return {agent_name(s): v for s, v in enumerate(value)}
+
+
+class NameField(Field):
+    """An index into one of the game's lists of names (characters, resources...); NOBODY: none."""
+
+    def __init__(self, vocab: str):
+        self.vocab = vocab
+
+    def readable(self, value, vocab):
+        return None if value == NOBODY else vocab[self.vocab][value]
+
+    def text(self, value, words):
+        return "none" if value == NOBODY else words.name(self.vocab, value)
+
+
+class NamesField(NameField):
+    """Several indices into one list of names."""
+
+    def readable(self, value, vocab):
+        return [vocab[self.vocab][v] for v in value]
+
+    def text(self, value, words):
+        return ", ".join(words.name(self.vocab, v) for v in value)
+
+
+class FlagField(Field):
+    def readable(self, value, vocab):
+        return bool(value)
+
+
+class NumberField(Field):
+    def readable(self, value, vocab):
+        return int(value)
+
+
+SEAT, SEATS, PER_SEAT, FLAG, NUMBER = SeatField(), SeatsField(), PerSeatField(), FlagField(), NumberField()
+
+Text = Callable[[Any, Words], "str | None"]
+
+
+def event_kind(kind: str, text: str | Text | None, **fields: Field) -> type:
+    """Declare a kind of event: a named tuple `(seen_by, *fields)`.
+
+    `text` is what the event tells a viewer: a template naming the fields
+    (`"{looker} looked at {place}"`, each said by its `Field` from the
+    viewer's side), a function `(event, words) -> str`, or None for an
+    event that is not worth a line of its own.
+    """
+    name = "".join(part.capitalize() for part in kind.split("_"))
+    module = sys._getframe(1).f_globals["__name__"]  # where pickles find the class: bind it to a name `name` there
+    cls = namedtuple(name, ("seen_by", *fields), module=module)
+    cls.kind = kind
+    cls.fields = dict(fields)
+    if isinstance(text, str):
+        template = text
+
+        def text(event, words, _template=template, _fields=cls.fields):
+            return _template.format(**{name: field.text(getattr(event, name), words) for name, field in _fields.items()})
+
+    cls.text = staticmethod(text) if text is not None else None
+    return cls
+
+
+class ByKind(dict):
+    """A table with one entry per kind of event (None: nothing to do), checked complete when built."""
+
+    def __init__(self, owner: str, kinds: Iterable[type], entries: Mapping[type, Any]):
+        kinds = tuple(kinds)
+        missing = [k.kind for k in kinds if k not in entries]
+        foreign = [getattr(k, "kind", repr(k)) for k in entries if k not in kinds]
+        if missing or foreign:
+            raise TypeError(f"{owner}: no entry for event kind(s) {missing}" if missing else f"{owner}: unknown event kind(s) {foreign}")
+        super().__init__(entries)
+        self.owner = owner
+
+    def __missing__(self, kind: type):
+        raise TypeError(f"{self.owner} does not handle events of kind {getattr(kind, 'kind', kind)!r}")
+
+
+def readable(event: Any, vocab: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """An event as a plain dict with readable names: its kind and each field but `seen_by`."""
+    return {"kind": event.kind, **{name: field.readable(getattr(event, name), vocab) for name, field in event.fields.items()}}
+
+
+def describe(event: Any, words: Words) -> str | None:
+    return None if event.text is None else event.text(event, words)

@@ -1,0 +1,38 @@
+"""Every kind of event reads as text for every seat that sees it, and as a readable record."""
+
+import numpy as np
+import pytest
+
+from hidden_role_envs.core.events import readable
+from tests.support import every_game, random_legal
+
+
+@pytest.mark.parametrize("game", every_game(), ids=lambda g: g.name)
+def test_every_event_kind_is_declared_with_text_or_none_and_fields(game):
+    names = [kind.kind for kind in game.events]
+    assert len(set(names)) == len(names)
+    for kind in game.events:
+        assert kind._fields[0] == "seen_by" and set(kind.fields) == set(kind._fields[1:])
+
+
+@pytest.mark.parametrize("game", every_game(), ids=lambda g: g.name)
+def test_every_event_seen_reads_as_a_line_and_a_record(game):
+    env = game.env(render_mode="ansi", num_players=game.typical_players).unwrapped
+    vocab = game.words(env.config, 0).vocab
+    seen = set()
+    for seed in range(30):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            for event in env.last_events:
+                assert type(event) in game.events, f"{event!r} is not a declared kind of {game.name}"
+                seen.add(type(event))
+                record = readable(event, vocab)
+                assert record["kind"] == event.kind
+                for viewer in event.seen_by:
+                    line = env.describe_event(event, viewer)
+                    assert (line is None) == (event.text is None), event
+                    assert line is None or line.strip()
+            env.step(None if terminated or truncated else random_legal(rng, obs))
+    assert seen  # games emit events

@@ -1,0 +1,71 @@
+"""Leak tests: a seat's observation and text depend on what it saw and on nothing else.
+
+Each game's tests declare twins (`facts.twins`): two deals that differ in
+one hidden fact, a watching seat, and the rulebook's own rule for when the
+watcher can tell them apart, worked out from the hidden state and the
+actions, not from the engine's events (an event wrongly addressed to the
+watcher would otherwise go unnoticed). Both games get the same actions.
+Until the watcher can tell them apart, its observation and its text must
+be the same in both; once it can, its observation must change.
+"""
+
+import numpy as np
+import pytest
+
+from tests.support import every_game, facts
+
+
+def twin_params():
+    params = []
+    for game in every_game():
+        for n in range(game.min_players, game.max_players + 1):
+            params.append(pytest.param(game, n, id=f"{game.name}-{n}p"))
+    return params
+
+
+def run(game, n, twin) -> tuple[int, bool]:
+    """(steps compared equal, whether the watcher came to tell the games apart)."""
+    a, b = (game.env(num_players=n, **twin.arguments) for _ in range(2))
+    for env, setup in zip((a, b), twin.setups):
+        env.reset(seed=twin.seed, options={"setup": setup})
+    rng = np.random.default_rng(twin.seed)
+    watcher = f"player_{twin.watcher}"
+    compared = 0
+    while a.agents:
+        if watcher in a.agents:
+            assert np.array_equal(a.observe(watcher)["observation"], b.observe(watcher)["observation"]), (
+                "the observation depends on a fact the seat has not seen"
+            )
+            assert a.unwrapped.render_text(twin.watcher) == b.unwrapped.render_text(twin.watcher), (
+                "the text depends on a fact the seat has not seen"
+            )
+            compared += 1
+        agent = a.agent_selection
+        assert b.agent_selection == agent
+        if a.terminations[agent] or a.truncations[agent]:
+            a.step(None)
+            b.step(None)
+            continue
+        mask = a.observe(agent)["action_mask"]
+        assert np.array_equal(mask, b.observe(agent)["action_mask"])
+        action = twin.choose(a, rng, mask) if twin.choose else int(rng.choice(np.flatnonzero(mask)))
+        learns = twin.learns(a, b, int(agent.removeprefix("player_")), action)
+        a.step(action)
+        b.step(action)
+        if learns:
+            assert not np.array_equal(a.observe(watcher)["observation"], b.observe(watcher)["observation"]), (
+                "the seat learned a different fact but its observation did not change"
+            )
+            return compared, True
+    return compared, False
+
+
+@pytest.mark.parametrize("game, n", twin_params())
+def test_a_hidden_fact_stays_hidden_until_the_rules_show_it(game, n):
+    cases = facts(game).twins(n)
+    assert cases, "a game must declare leak twins for every table"
+    results = [run(game, n, twin) for twin in cases]
+    compared = sum(c for c, _ in results)
+    learned = sum(l for _, l in results)
+    assert compared >= 5 * len(cases), f"only {compared} steps compared over {len(cases)} twins"
+    assert learned, "the watcher never came to tell a twin apart: the twins test too little"
