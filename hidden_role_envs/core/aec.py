@@ -162,7 +162,7 @@ class HiddenRoleEnv(AECEnv):
             mask = self.engine.legal_mask().copy()
         else:
             mask = self._no_actions.copy()
-        return {"observation": self.observer.encode(seat).copy(), "action_mask": mask}
+        return {"observation": self.observer.encode(seat), "action_mask": mask}
 
     def last(self, observe: bool = True):
         self._require_reset("last")

@@ -2,29 +2,36 @@
 
 A game declares its blocks once, as a `Schema`: each `Block` has a name, a
 shape whose entries may name the configuration's dimensions (`("n", 8)`,
-`("n+1", 3)`), bounds, a one-line doc and a group (what kind of fact it
-holds). The schema gives each configuration its `Layout` (the slices of
-`observation_fields`, the Box bounds) and the game's docs their observation
-table, so the blocks are written down in one place.
+`("n+1", 3)`), bounds, a one-line doc, a group (what kind of fact it holds)
+and the axes that list seats (`rotate`). The schema gives each
+configuration its `Layout` (the slices of `observation_fields`, the Box
+bounds) and the game's docs their observation table, so the blocks are
+written down in one place.
 
-An `Observer` keeps each seat's vector in a buffer and writes it two ways,
-the one pattern every game follows:
+Every observer follows one pattern. It keeps what the seats know in one
+state, in ABSOLUTE seat order: each public block once, each private block
+(groups `own`, `belief`, `history`) once per seat. It writes the state at
+three moments:
 
-- at event time, its handlers (one per kind of event, see `ByKind`) write
-  what an event tells the seats that saw it: facts that stay (the record,
-  what a seat knows, the screens), into every seeing seat's row at once
-  through `blocks[name]`, the (seats, *shape) view of that block;
-- at encode time, `refresh(seat)` writes the blocks that are read off the
-  public table or computed only when asked (the decision in progress, the
-  beliefs, which change often and matter only to the seat encoded).
+- at event time, its handlers (a `ByKind` table) write what an event tells
+  the seats that saw it, into `known[name]` (a private block has a leading
+  axis of seats: `known[name][seat]`);
+- after the events of a step, `after_update` writes what is read off the
+  public table (the decision in progress), once for every seat;
+- at encode time, `refresh(seat)` writes what is worth computing only for
+  the seat encoded (its beliefs, when they changed).
 
-`encode(seat)` returns the seat's buffer; the adapter copies it out.
+A seat's observation is then one gather of the state (`Layout.gather`),
+built once per configuration from the blocks' `rotate` axes: its own
+private blocks, and every seat axis turned to its own order (row 0 itself,
+row k the seat k places to its left). So handlers never rotate anything.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from math import prod
 from typing import Any
 
@@ -52,6 +59,9 @@ def _resolve(value: Dim | float, dims: Mapping[str, int]) -> Any:
     return value
 
 
+PRIVATE_GROUPS = ("own", "belief", "history")
+
+
 @dataclass(frozen=True)
 class Block:
     name: str
@@ -60,10 +70,20 @@ class Block:
     high: float | str
     doc: str
     group: str = "table"
+    # axes whose entries are seats, in seat order (then, on that axis, anything else: the centre);
+    # an axis may give how many entries each seat has there: {axis: entries per seat}
+    rotate: tuple[int, ...] | dict = ()
 
     def __post_init__(self):
         if self.group not in GROUPS:
             raise ValueError(f"block {self.name}: unknown group {self.group!r}")
+        if not isinstance(self.rotate, dict):
+            object.__setattr__(self, "rotate", {axis: 1 for axis in self.rotate})
+
+    @property
+    def private(self) -> bool:
+        """One copy per seat (what that seat alone knows), rather than one for the table."""
+        return self.group in PRIVATE_GROUPS
 
     def resolved(self, dims: Mapping[str, int]) -> Block:
         return replace(
@@ -71,6 +91,7 @@ class Block:
             shape=tuple(int(_resolve(d, dims)) for d in self.shape),
             low=float(_resolve(self.low, dims)),
             high=float(_resolve(self.high, dims)),
+            rotate={axis: int(_resolve(per, dims)) for axis, per in self.rotate.items()},
         )
 
     @property
@@ -83,6 +104,7 @@ class Schema:
     """The ordered blocks of a game's observation, for every configuration."""
 
     def __init__(self, blocks: Iterable[Block]):
+        self._layouts: dict = {}
         self.blocks = tuple(blocks)
         names = [b.name for b in self.blocks]
         duplicates = {name for name in names if names.count(name) > 1}
@@ -90,9 +112,12 @@ class Schema:
             raise ValueError(f"duplicate observation block(s) {sorted(duplicates)}")
 
     def layout(self, dims: Mapping[str, int], skip: Iterable[str] = ()) -> Layout:
-        """The layout of one configuration; blocks named in `skip` (a zero-sized option) are left out."""
-        skip = set(skip)
-        return Layout([b.resolved(dims) for b in self.blocks if b.name not in skip])
+        """The layout of one configuration (`dims["n"]` seats); blocks named in `skip` are left out."""
+        key = (tuple(sorted(dims.items())), frozenset(skip))
+        layout = self._layouts.get(key)
+        if layout is None:  # one per configuration, shared by its observers (and their gather table)
+            layout = self._layouts[key] = Layout([b.resolved(dims) for b in self.blocks if b.name not in skip], dims["n"])
+        return layout
 
     def table(self) -> str:
         """The docs' observation table: one row per block."""
@@ -101,76 +126,115 @@ class Schema:
         return "\n".join(rows)
 
 
-class Layout:
-    """The blocks of one configuration, tiling one vector."""
+def _gather(layout: Layout) -> np.ndarray:
+    n = layout.num_seats
+    gather = np.empty((n, layout.size), dtype=np.intp)
+    for block in layout.blocks:
+        base = layout.state_fields[block.name].start
+        size = prod(block.shape)
+        for seat in range(n):
+            index = np.arange(size).reshape(block.shape) + base + (seat * size if block.private else 0)
+            for axis, per in block.rotate.items():
+                seats = [(seat + k) % n for k in range(n)]
+                order = [s * per + j for s in seats for j in range(per)]
+                order += list(range(n * per, block.shape[axis]))
+                index = index.take(order, axis=axis)
+            gather[seat, layout.fields[block.name]] = index.ravel()
+    gather.flags.writeable = False
+    return gather
 
-    def __init__(self, blocks: list[Block]):
+
+class Layout:
+    """The blocks of one configuration, tiling one vector; and the observers' state behind it."""
+
+    def __init__(self, blocks: list[Block], num_seats: int):
         self.blocks = blocks
-        self.fields: dict[str, slice] = {}
+        self.num_seats = num_seats
+        self.fields: dict[str, slice] = {}  # where each block lies in an observation
+        self.state_fields: dict[str, slice] = {}  # where it lies in the observers' state (private: n copies)
         self.shapes: dict[str, tuple[int, ...]] = {}
-        start = 0
+        start = state = 0
         for block in blocks:
             size = prod(block.shape)
             self.fields[block.name] = slice(start, start + size)
+            copies = num_seats if block.private else 1
+            self.state_fields[block.name] = slice(state, state + copies * size)
             self.shapes[block.name] = block.shape
             start += size
+            state += copies * size
         self.size = start
+        self.state_size = state
         self.groups = {b.name: b.group for b in blocks}
         self.low = np.concatenate([np.full(prod(b.shape), b.low, np.float32) for b in blocks])
         self.high = np.concatenate([np.full(prod(b.shape), b.high, np.float32) for b in blocks])
+
+    def __deepcopy__(self, memo: dict) -> Layout:
+        return self  # never changed once built: copies of a game share it
 
     def box(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
-        """Each block of `vector` as a view in its own shape (writes go through)."""
+        """Each block of an observation `vector` as a view in its own shape (writes go through)."""
         return {name: vector[where].reshape(self.shapes[name]) for name, where in self.fields.items()}
 
-    def span(self, first: str, last: str) -> slice:
-        """The slice covering the blocks from `first` to `last`, adjacent in the vector."""
-        return slice(self.fields[first].start, self.fields[last].stop)
+    def state_views(self, state: np.ndarray) -> dict[str, np.ndarray]:
+        """Each block of the observers' `state` in its shape, private ones with a leading axis of seats."""
+        views = {}
+        for block in self.blocks:
+            shape = (self.num_seats, *block.shape) if block.private else block.shape
+            views[block.name] = state[self.state_fields[block.name]].reshape(shape)
+        return views
+
+    @cached_property
+    def gather(self) -> np.ndarray:
+        """gather[seat]: where each entry of that seat's observation lies in the state (shared, read-only)."""
+        return _gather(self)
+
+    def entries(self, names) -> np.ndarray:
+        """Where every entry of the named PUBLIC blocks lies in the state, to clear them with one assignment."""
+        return np.concatenate([np.arange(self.state_fields[n].start, self.state_fields[n].stop) for n in names])
+
+    @property
+    def at(self) -> dict[str, int]:
+        """Where each block starts in the state: entry k of a public one-hot is `at[name] + k`."""
+        return {name: where.start for name, where in self.state_fields.items()}
+
+
 
 
 class Observer:
     """Each seat's knowledge, built only from the public table and the events it saw.
 
     Subclasses set `self.on`, a `ByKind` table of handlers, and write
-    `start` (a new game), `refresh` (the encode-time blocks) and `describe`.
+    `start` (a new game), and as needed `after_update`, `refresh` and
+    `describe` (see the module docs).
     """
 
     on: ByKind
 
-    def __init__(self, layout: Layout, num_seats: int):
+    def __init__(self, layout: Layout):
         self.layout = layout
-        self.num_seats = num_seats
-        self.rows = np.zeros((num_seats, layout.size), dtype=np.float32)
-        self._view_rows()
+        self.num_seats = layout.num_seats
+        self.state = np.zeros(layout.state_size, dtype=np.float32)
+        self.gather = layout.gather
+        self.known = layout.state_views(self.state)
         self.table: Any = None
-
-    def _view_rows(self) -> None:
-        n = self.num_seats
-        # views[seat][name]: one seat's block; blocks[name]: every seat's copy of it, (seats, *shape)
-        self.views = [self.layout.views(row) for row in self.rows]
-        self.blocks = {
-            name: self.rows[:, where].reshape((n, *self.layout.shapes[name])) for name, where in self.layout.fields.items()
-        }
-        for name, block in self.blocks.items():  # reshape copies when it cannot view: writes would be lost
-            if block.size and not np.shares_memory(block, self.rows):
-                raise RuntimeError(f"block {name} is not a view of the observation buffers")
 
     # Views do not survive copying (a copied view is a separate array), so they are made again.
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        del state["views"], state["blocks"]
+        del state["known"], state["gather"]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._view_rows()
+        self.known = self.layout.state_views(self.state)
+        self.gather = self.layout.gather
 
     def reset(self, table: Any, events: list) -> None:
         self.table = table
-        self.rows.fill(0)
+        self.state.fill(0)
         self.start()
         self.update(events)
 
@@ -180,17 +244,21 @@ class Observer:
             handler = on[type(event)]
             if handler is not None:
                 handler(event)
+        self.after_update()
 
     def encode(self, seat: int) -> np.ndarray:
-        """The seat's observation (its buffer, reused: copy it to keep it)."""
+        """The seat's observation: a new array, the caller's to keep."""
         self.refresh(seat)
-        return self.rows[seat]
+        return self.state[self.gather[seat]]
 
     def start(self) -> None:
         """A new game begins: set what the deal's events do not."""
 
+    def after_update(self) -> None:
+        """Write the public blocks read off the table, once the events of a step are in."""
+
     def refresh(self, seat: int) -> None:
-        """Write the seat's encode-time blocks."""
+        """Write the seat's blocks that are computed only when it is encoded."""
 
     def describe(self, seat: int) -> str:
         """The seat's private view in words, for the text render."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from hidden_role_envs.core.events import ByKind
 from hidden_role_envs.core.observation import Block, Observer, Schema
-from hidden_role_envs.core.seats import NOBODY, seating
+from hidden_role_envs.core.seats import NOBODY
 from hidden_role_envs.games.secrets import events as ev
 from hidden_role_envs.games.secrets.actions import DECISIONS
 from hidden_role_envs.games.secrets.cards import BULLET_VALUES, CARD_COPIES, CHARACTERS, IDENTITIES, NUM_CHARACTERS
@@ -26,30 +26,33 @@ from hidden_role_envs.games.secrets.rules import GAME_OVER
 C, B = NUM_CHARACTERS, len(BULLET_VALUES)
 SCHEMA = Schema(
     [
-        Block("face_up", ("n", C), 0, max(CARD_COPIES), "face-up characters on each screen, by character"),
-        Block("face_down", ("n",), 0, 29, "face-down cards on each screen"),
-        Block("bullets_received", ("n",), 0, 4, "Bullets on each screen"),
-        Block("bullet_givers", ("n", "n"), 0, 4, "Bullets on each screen (row) by the seat that gave them (column)"),
-        Block("active_player", ("n",), 0, 1, "one-hot: whose turn it is", "turn"),
+        Block("face_up", ("n", C), 0, max(CARD_COPIES), "face-up characters on each screen, by character", rotate=(0,)),
+        Block("face_down", ("n",), 0, 29, "face-down cards on each screen", rotate=(0,)),
+        Block("bullets_received", ("n",), 0, 4, "Bullets on each screen", rotate=(0,)),
+        Block("bullet_givers", ("n", "n"), 0, 4, "Bullets on each screen (row) by the seat that gave them (column)",
+              rotate=(0, 1)),
+        Block("active_player", ("n",), 0, 1, "one-hot: whose turn it is", "turn", rotate=(0,)),
         Block("revealed", (C,), 0, 1, "the two characters showing this turn (one under the single-character ruling)",
               "turn"),
         Block("offered_card", (C,), 0, 1, "one-hot: the Offer's card if this seat knows it (the active player after "
               "choosing; everyone once it is turned up)", "own"),
-        Block("offer_target", ("n",), 0, 1, "one-hot: the target of the Offer in progress", "turn"),
+        Block("offer_target", ("n",), 0, 1, "one-hot: the target of the Offer in progress", "turn", rotate=(0,)),
         Block("claim", (C,), 0, 1, "one-hot: the character the active player claimed (zeros: no claim)", "turn"),
-        Block("un_holder", ("n+1",), 0, 1, "one-hot: the UN player; the last entry means the token is in the centre"),
+        Block("un_holder", ("n+1",), 0, 1, "one-hot: the UN player; the last entry means the token is in the centre",
+              rotate=(0,)),
         Block("decision", (len(DECISIONS),), 0, 1, "one-hot: the decision asked (choose, offer, UN, answer, "
               "Psychiatrist, Politician, Diplomat, Detective, Assassin)", "turn"),
-        Block("to_act", ("n",), 0, 1, "one-hot: the seat asked", "turn"),
+        Block("to_act", ("n",), 0, 1, "one-hot: the seat asked", "turn", rotate=(0,)),
         Block("bullet_in_hand", (B,), 0, 1, "one-hot value (0, -1, -2, -3) of the Bullet this seat drew and must give",
               "own"),
-        Block("bullets_given", ("n", B), 0, 1, "the Bullets this seat gave, by receiver and value", "own"),
+        Block("bullets_given", ("n", B), 0, 1, "the Bullets this seat gave, by receiver and value", "own", rotate=(0,)),
         Block("identity", ("n+1", 3), 0, 1, "this seat's probability that each place (seats, then the centre) holds "
-              "CIA, KGB, Hippie", "belief"),
+              "CIA, KGB, Hippie", "belief", rotate=(0,)),
         Block("teammate", ("n",), 0, 1, "this seat's probability that each seat is on its team (same token, CIA or "
-              "KGB; 0 for a Hippie's own row)", "belief"),
+              "KGB; 0 for a Hippie's own row)", "belief", rotate=(0,)),
     ]
 )
+TURN_BLOCKS = ("active_player", "revealed", "offer_target", "claim", "un_holder", "decision", "to_act")
 
 
 def secrets_layout(config: SecretsConfig):
@@ -57,16 +60,15 @@ def secrets_layout(config: SecretsConfig):
 
 
 class SecretsObserver(Observer):
-    """Screens and Bullets are written when they change; the turn's blocks, the Offer's card and the
-    beliefs when a seat is encoded (the beliefs only if that seat's posterior changed since)."""
+    """Screens and Bullets are written when they change; the turn's blocks after every step; the Offer's
+    card and the beliefs when a seat is encoded (the beliefs only if that seat's posterior changed)."""
 
     def __init__(self, config: SecretsConfig):
-        n = config.num_players
-        super().__init__(secrets_layout(config), n)
-        self.num_players = n
-        self.seating = seating(n)
-        self.everyone = np.arange(n)
-        self._token_places = np.append(self.seating.rotation, np.full((n, 1), n), axis=1)  # [seat]: places in its order
+        super().__init__(secrets_layout(config))
+        self.config = config
+        self.num_players = config.num_players
+        self._at = self.layout.at
+        self._turn_entries = self.layout.entries(TURN_BLOCKS)
         self.on = ByKind(
             "SecretsObserver",
             ev.EVENTS,
@@ -95,7 +97,6 @@ class SecretsObserver(Observer):
                 ev.GameOver: None,
             },
         )
-        self.config = config
 
     def start(self) -> None:
         n = self.num_players
@@ -128,58 +129,55 @@ class SecretsObserver(Observer):
             self.known_offer[s] = e.card
 
     def _screen_changed(self, e) -> None:
-        """A public change of one screen: every seat's row for that screen."""
-        at = self.seating.relative_array[:, e.seat]
-        self.blocks["face_up"][self.everyone, at] = self.table.face_up[e.seat]
-        self.blocks["face_down"][self.everyone, at] = self.table.face_down[e.seat]
+        self.known["face_up"][e.seat] = self.table.face_up[e.seat]
+        self.known["face_down"][e.seat] = self.table.face_down[e.seat]
 
     def _bullet_drawn(self, e) -> None:
         self.bullet_in_hand[e.seat] = e.value
-        self.views[e.seat]["bullet_in_hand"][BULLET_VALUES.index(e.value)] = 1
+        self.known["bullet_in_hand"][e.seat, BULLET_VALUES.index(e.value)] = 1
 
     def _bullet_given(self, e) -> None:
-        relative = self.seating.relative_array
-        self.blocks["bullets_received"][self.everyone, relative[:, e.receiver]] = self.table.bullets[e.receiver]
-        self.blocks["bullet_givers"][self.everyone, relative[:, e.receiver], relative[:, e.giver]] += 1
+        self.known["bullets_received"][e.receiver] = self.table.bullets[e.receiver]
+        self.known["bullet_givers"][e.receiver, e.giver] += 1
 
     def _bullet_value(self, e) -> None:
         self.bullet_in_hand[e.giver] = None
-        view = self.views[e.giver]
-        view["bullet_in_hand"][:] = 0
-        view["bullets_given"][self.seating.relative[e.giver][e.receiver], BULLET_VALUES.index(e.value)] = 1
+        self.known["bullet_in_hand"][e.giver] = 0
+        self.known["bullets_given"][e.giver, e.receiver, BULLET_VALUES.index(e.value)] = 1
 
     def _beliefs_changed(self, seats) -> None:
         for s in seats:
             self._stale_beliefs[s] = True
 
-    # --- encode time ------------------------------------------------------
+    # --- after a step, and at encode time -------------------------------------
+
+    def after_update(self) -> None:
+        """The turn's one-hot blocks, from the public table."""
+        table = self.table
+        at = self._at
+        state = self.state
+        state[self._turn_entries] = 0
+        state[at["active_player"] + table.active] = 1
+        for card in table.revealed:
+            state[at["revealed"] + card] = 1
+        if table.offer_target != NOBODY:
+            state[at["offer_target"] + table.offer_target] = 1
+        if table.claim != NOBODY:
+            state[at["claim"] + table.claim] = 1
+        state[at["un_holder"] + (self.num_players if table.un_holder == NOBODY else table.un_holder)] = 1
+        if table.decision != GAME_OVER:
+            state[at["decision"] + table.decision] = 1
+        if table.to_act != NOBODY:
+            state[at["to_act"] + table.to_act] = 1
 
     def refresh(self, seat: int) -> None:
-        table = self.table
-        v = self.views[seat]
-        rel = self.seating.relative[seat]
-        n = self.num_players
-        for name in ("active_player", "revealed", "offered_card", "offer_target", "claim", "un_holder", "decision",
-                     "to_act"):
-            v[name].fill(0)
-        v["active_player"][rel[table.active]] = 1
-        for card in table.revealed:
-            v["revealed"][card] = 1
+        offered = self.known["offered_card"][seat]
+        offered.fill(0)
         if self.known_offer[seat] != NOBODY:
-            v["offered_card"][self.known_offer[seat]] = 1
-        if table.offer_target != NOBODY:
-            v["offer_target"][rel[table.offer_target]] = 1
-        if table.claim != NOBODY:
-            v["claim"][table.claim] = 1
-        v["un_holder"][n if table.un_holder == NOBODY else rel[table.un_holder]] = 1
-        if table.decision != GAME_OVER:
-            v["decision"][table.decision] = 1
-        if table.to_act != NOBODY:
-            v["to_act"][rel[table.to_act]] = 1
+            offered[self.known_offer[seat]] = 1
         if self._stale_beliefs[seat]:
-            v["identity"][:] = self.beliefs.marginals(seat)[self._token_places[seat]]
-            same_team = self.beliefs.same_kind(seat, seat, TEAMS)
-            v["teammate"][:] = same_team[self.seating.rotation[seat]]  # the seats, not the centre
+            self.known["identity"][seat] = self.beliefs.marginals(seat)
+            self.known["teammate"][seat] = self.beliefs.same_kind(seat, seat, TEAMS)[: self.num_players]
             self._stale_beliefs[seat] = False
 
     def describe(self, seat: int) -> str:
@@ -197,7 +195,7 @@ class SecretsObserver(Observer):
         if self.bullet_in_hand[seat] is not None:
             lines.append(f"  the Bullet in your hand is worth {self.bullet_in_hand[seat]}")
         for receiver in range(n):
-            given = [BULLET_VALUES[i] for i in np.flatnonzero(self.views[seat]["bullets_given"][self.seating.relative[seat][receiver]])]
+            given = [BULLET_VALUES[i] for i in np.flatnonzero(self.known["bullets_given"][seat, receiver])]
             if given:
                 lines.append(f"  you gave player_{receiver} Bullet(s) worth {given}")
         return "\n".join(lines)

@@ -168,22 +168,19 @@ class ToyGame(RulesEngine):
 
 SCHEMA = Schema(
     [
-        Block("alive", ("n",), 0, 1, "who is still in"),
-        Block("to_act", ("n",), 0, 1, "one-hot: the seat asked", "turn"),
+        Block("alive", ("n",), 0, 1, "who is still in", rotate=(0,)),
+        Block("to_act", ("n",), 0, 1, "one-hot: the seat asked", "turn", rotate=(0,)),
         Block("colour", ("n+1", 2), 0, 1, "this seat's probability that each place (seats, then the centre) is red, "
-              "blue", "belief"),
+              "blue", "belief", rotate=(0,)),
     ]
 )
 
 
 class ToyObserver(Observer):
     def __init__(self, config: ToyConfig):
-        super().__init__(SCHEMA.layout({"n": config.num_players}), config.num_players)
+        super().__init__(SCHEMA.layout({"n": config.num_players}))
         self.config = config
-        self.seating = seating(config.num_players)
-        self._places = np.append(self.seating.rotation, np.full((config.num_players, 1), config.num_players), axis=1)
-        see = self._see
-        self.on = ByKind("ToyObserver", EVENTS, {Dealt: see, Peeked: see, Scored: None, Passed: None,
+        self.on = ByKind("ToyObserver", EVENTS, {Dealt: self._see, Peeked: self._see, Scored: None, Passed: None,
                                                  PeekedUnseen: None, KnockedOut: None, GameOver: None})
 
     def start(self) -> None:
@@ -192,18 +189,20 @@ class ToyObserver(Observer):
     def _see(self, e) -> None:
         self.beliefs.see(e.seen_by, getattr(e, "target", e.seat), e.colour)
 
+    def after_update(self) -> None:
+        self.known["alive"][:] = self.table.alive
+        self.known["to_act"].fill(0)
+        if self.table.alive.count(True) > 1:
+            self.known["to_act"][self.table.to_act] = 1
+
     def refresh(self, seat: int) -> None:
-        v = self.views[seat]
-        v["alive"][:] = self.seating.rotate(self.table.alive, seat)
-        v["to_act"].fill(0)
-        if not self.table.alive.count(True) == 1:
-            v["to_act"][self.seating.relative[seat][self.table.to_act]] = 1
-        v["colour"][:] = self.beliefs.marginals(seat)[self._places[seat]]
+        self.known["colour"][seat] = self.beliefs.marginals(seat)
 
     def describe(self, seat: int) -> str:
         marginals = self.beliefs.marginals(seat)
-        return "\n".join(f"  {agent_name(p) if p < self.config.num_players else 'centre'}: "
-                         f"{belief_text(marginals[p], COLOURS)}" for p in range(self.config.num_players + 1))
+        n = self.config.num_players
+        return "\n".join(f"  {agent_name(p) if p < n else 'centre'}: {belief_text(marginals[p], COLOURS)}"
+                         for p in range(n + 1))
 
 
 def words(config: ToyConfig, viewer: int) -> Words:
