@@ -106,6 +106,7 @@ class HiddenRoleEnv(AECEnv):
         self._no_actions = np.zeros(len(self.actions), dtype=np.int8)
         self._rng: np.random.Generator | None = None
         self.engine = None
+        self._outcome: tuple[dict, dict] | None = None
         self.last_events: list = []
 
     def __reduce__(self):
@@ -143,6 +144,7 @@ class HiddenRoleEnv(AECEnv):
         events = engine.start()
         self._rng = rng
         self.engine = engine
+        self._outcome = None
         self.observer.reset(engine.table, events)
         self.last_events = events
         self.agents = self.possible_agents[:]
@@ -242,6 +244,29 @@ class HiddenRoleEnv(AECEnv):
     def string_to_action(self, name: str) -> int:
         return self.actions.from_string(name)
 
+    @property
+    def game_over(self) -> bool:
+        """The game ended by its rules (not by the turn limit)."""
+        self._require_reset("game_over")
+        return self.engine.is_over
+
+    def illegal_reason(self, action: int) -> str:
+        """Why `action` is not legal for the seat to act now, in words."""
+        self._require_reset("illegal_reason")
+        return self.engine.illegal_reason(action)
+
+    def describe_table(self) -> str:
+        """The public table in words (nothing hidden)."""
+        self._require_reset("describe_table")
+        return self.definition.describe_table(self.engine)
+
+    def outcome(self, agent: str) -> tuple[dict, dict] | None:
+        """Once the game is over: what the end revealed to everyone, and what it told `agent` of its own seat."""
+        if self._outcome is None:
+            return None
+        revealed, own = self._outcome
+        return revealed, own[agent]
+
     def describe_event(self, event: Any, viewer: int) -> str | None:
         """One event as `viewer` saw it, or None if it is not worth a line."""
         return describe(event, self.definition.words(self.config, viewer))
@@ -251,7 +276,7 @@ class HiddenRoleEnv(AECEnv):
         self._require_reset("render_text")
         if seat is None:
             seat = self.engine.current_player
-        lines = [self.definition.describe_table(self.engine)]
+        lines = [self.describe_table()]
         if 0 <= seat < self.num_players:
             happened = [self.describe_event(e, seat) for e in self.last_events if seat in e.seen_by]
             happened = [line for line in happened if line]
@@ -284,16 +309,18 @@ class HiddenRoleEnv(AECEnv):
         playing = set(self._still_playing())
         info = named(outcome.info)
         info["winners"] = [agent_name(s) for s in outcome.winners]
+        clash = info.keys() & outcome.own.keys()
+        if clash:  # a per-seat key would silently hide the table-wide one
+            raise RuntimeError(f"outcome info and per-seat info share the key(s) {sorted(clash)}")
+        self._outcome = info, {
+            name: {key: named(values[self._seat_of[name]]) for key, values in outcome.own.items()}
+            for name in self.possible_agents
+        }
         for name in self.agents:
-            seat = self._seat_of[name]
             if name in playing:
-                self.rewards[name] += float(outcome.rewards[seat])
+                self.rewards[name] += float(outcome.rewards[self._seat_of[name]])
                 self.terminations[name] = True
-            own = {key: named(values[seat]) for key, values in outcome.own.items()}
-            clash = info.keys() & own.keys()
-            if clash:  # a per-seat key would silently hide the table-wide one
-                raise RuntimeError(f"outcome info and per-seat info share the key(s) {sorted(clash)}")
-            self.infos[name] = {**self.infos[name], **info, **own}
+            self.infos[name] = {**self.infos[name], **info, **self._outcome[1][name]}
 
     def _end_for_illegal_move(self, agent: str, action_id: int, reason: str) -> None:
         """PettingZoo's TerminateIllegal semantics: the mover is penalised, the game ends."""

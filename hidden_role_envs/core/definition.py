@@ -43,6 +43,7 @@ class FixedRoles:
 
 @dataclass(frozen=True, eq=False)
 class GameDefinition:
+    package: str  # the module that declares the game (its `GAME`): another process imports it to register it
     name: str  # "secrets": the id's and the module's stem
     title: str  # "Secrets"
     version: int  # goes up when the game's observation, actions or rules change

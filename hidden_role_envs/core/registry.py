@@ -8,6 +8,7 @@ games (`available_envs`, the command line, the benchmarks) sees it.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pettingzoo
@@ -27,6 +28,13 @@ def register(definition: GameDefinition) -> GameDefinition:
         pettingzoo.register("aec", definition.env_id, entry_point=definition.env)
     register_single_seat_env(definition)
     return definition
+
+
+def load(package: str) -> GameDefinition:
+    """The game that `package` declares, registered if it is not yet (in a new process, a game from outside
+    the package, such as a test's, is registered by its own module's import, or here)."""
+    definition = importlib.import_module(package).GAME
+    return GAMES.get(definition.name) or register(definition)
 
 
 def available_envs() -> list[str]:

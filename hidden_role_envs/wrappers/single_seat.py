@@ -78,6 +78,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.seat = 0
         self.learner = agent
         self._opponents: dict[str, Policy] = {}
+        self._reward = 0.0  # paid to the learner since its last decision
 
     # --- opponents --------------------------------------------------------
 
@@ -111,6 +112,7 @@ class SingleSeatEnv(gymnasium.Env):
                     spec = self.pool[int(self.np_random.integers(len(self.pool)))]
                     self._opponents[agent] = self._policy(spec, int(self.np_random.integers(2**31)))
             self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
+            self._reward = 0.0
             self._play_others()
             if not self._learner_done():
                 break
@@ -123,9 +125,9 @@ class SingleSeatEnv(gymnasium.Env):
     def step(self, action):
         if self._learner_done():
             raise RuntimeError("the episode is over: call reset()")
-        self.aec.step(action)
+        self._step(action)
         self._play_others()
-        reward = float(self.aec._cumulative_rewards[self.learner])
+        reward, self._reward = self._reward, 0.0
         terminated = bool(self.aec.terminations[self.learner])
         truncated = bool(self.aec.truncations[self.learner])
         if self.render_mode == "human":
@@ -151,6 +153,11 @@ class SingleSeatEnv(gymnasium.Env):
     def _learner_done(self) -> bool:
         return self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
 
+    def _step(self, action) -> None:
+        """One step of the AEC env; what it pays the learner adds up until the learner's next decision."""
+        self.aec.step(action)
+        self._reward += self.aec.rewards.get(self.learner, 0.0)
+
     def _play_others(self) -> None:
         """Step the other seats until the learner must decide or its episode is over."""
         aec = self.aec
@@ -159,9 +166,9 @@ class SingleSeatEnv(gymnasium.Env):
             if agent == self.learner:
                 return
             if aec.terminations[agent] or aec.truncations[agent]:
-                aec.step(None)
+                self._step(None)
             else:
-                aec.step(self._opponents[agent](aec.observe(agent)))
+                self._step(self._opponents[agent](aec.observe(agent)))
 
     def _observation(self) -> np.ndarray:
         return self.aec.observe(self.learner)["observation"]

@@ -1,12 +1,17 @@
-"""The exact token beliefs against a brute-force enumeration of deals."""
+"""The exact deal beliefs against a brute-force enumeration of deals."""
 
 from itertools import permutations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hidden_role_envs.core.knowledge import TokenBeliefs, assignment_table
+from hidden_role_envs.core.knowledge import INDICATOR_ENTRIES, DealBeliefs, DealTable
+
+
+def beliefs_of(counts, num_observers=1) -> DealBeliefs:
+    return DealBeliefs(DealTable.of(counts), num_observers)
 
 
 def brute_force_marginals(deals: dict[tuple, float], places: int, kinds: int) -> np.ndarray:
@@ -20,14 +25,14 @@ def brute_force_marginals(deals: dict[tuple, float], places: int, kinds: int) ->
 
 def test_every_distinct_deal_is_enumerated_once():
     for counts in [(2, 2, 1), (2, 2, 2), (3, 3, 1), (3, 3, 2), (4, 4, 1)]:
-        table = assignment_table(counts)
+        table = DealTable.of(counts)
         tokens = [k for k, c in enumerate(counts) for _ in range(c)]
         expected = set(permutations(tokens))
-        assert {tuple(row) for row in table.assignments} == expected
+        assert {tuple(row) for row in table.deals} == expected and len(table.deals) == len(expected)
 
 
 def test_a_look_then_a_public_swap_moves_what_is_known():
-    beliefs = TokenBeliefs((2, 2, 1), num_observers=1)
+    beliefs = beliefs_of((2, 2, 1))
     beliefs.see([0], place=1, kind=2)  # place 1 holds the Hippie
     beliefs.swap([0], 1, 4)
     marginals = beliefs.marginals(0)
@@ -36,7 +41,7 @@ def test_a_look_then_a_public_swap_moves_what_is_known():
 
 
 def test_an_unseen_swap_leaves_one_of_these_two():
-    beliefs = TokenBeliefs((2, 2, 1), num_observers=1)
+    beliefs = beliefs_of((2, 2, 1))
     beliefs.see([0], place=4, kind=2)  # the centre holds the Hippie
     beliefs.swap_one_of([0], [(4, 1), (4, 3)])
     marginals = beliefs.marginals(0)
@@ -45,7 +50,7 @@ def test_an_unseen_swap_leaves_one_of_these_two():
 
 
 def test_beliefs_of_other_observers_do_not_move():
-    beliefs = TokenBeliefs((2, 2, 1), num_observers=2)
+    beliefs = beliefs_of((2, 2, 1), 2)
     before = beliefs.marginals(1).copy()
     beliefs.see([0], place=0, kind=0)
     beliefs.swap([0], 0, 2)
@@ -68,7 +73,7 @@ def test_matches_brute_force_posterior(events, rnd):
     truth = tokens[:]
     rnd.shuffle(truth)
     deals = {deal: 1.0 for deal in set(permutations(tokens))}
-    beliefs = TokenBeliefs(counts, num_observers=1)
+    beliefs = beliefs_of(counts)
     for e in events:
         if e[0] == "see":
             place = e[1]
@@ -104,7 +109,7 @@ def _swapped(deal: tuple, p: int, q: int) -> tuple:
 
 def test_same_kind_needs_the_joint_posterior():
     """Two unseen places are either both CIA, both KGB or mixed: the marginals cannot say, the joint can."""
-    beliefs = TokenBeliefs((2, 2, 1), num_observers=1)
+    beliefs = beliefs_of((2, 2, 1))
     beliefs.see([0], place=0, kind=0)  # I am CIA
     beliefs.see([0], place=4, kind=2)  # the Hippie is in the centre
     together = beliefs.same_kind(0, anchor=0, kinds=(0, 1))
@@ -114,3 +119,35 @@ def test_same_kind_needs_the_joint_posterior():
     assert np.allclose(beliefs.same_kind(0, anchor=0, kinds=(0, 1)), [1, 0, 0.5, 0.5, 0])
     # a Hippie is on no team
     assert np.allclose(beliefs.same_kind(0, anchor=4, kinds=(0, 1)), 0)
+
+
+def test_a_swap_or_not_averages_the_deal_and_its_swapped_twin():
+    beliefs = beliefs_of((1, 1, 1))
+    beliefs.see([0], place=0, kind=0)
+    beliefs.swap_one_of([0], [(0, 1), (0, 0)])  # (0, 0): no swap
+    assert np.allclose(beliefs.marginals(0)[:2, 0], [0.5, 0.5])
+    beliefs.see([0], place=1, kind=0)
+    assert np.allclose(beliefs.marginals(0)[0], [0, 0.5, 0.5])
+
+
+def test_see_not_and_see_one_of_rule_out_deals():
+    beliefs = beliefs_of((1, 1, 1, 1))
+    beliefs.see_not([0], place=0, kind=0)
+    assert beliefs.marginals(0)[0, 0] == 0 and np.isclose(beliefs.marginals(0)[0, 1], 1 / 3)
+    beliefs.see_one_of([0], place=0, kinds=(1, 2))
+    assert np.allclose(beliefs.marginals(0)[0], [0, 0.5, 0.5, 0])
+    with pytest.raises(ValueError, match="contradicts"):
+        beliefs.see([0], place=0, kind=3)
+
+
+def test_large_tables_count_the_marginals_without_a_matrix():
+    """Seven distinct cards: 5,040 deals, summed by a weighted count rather than a matrix of megabytes."""
+    counts = (1,) * 7
+    table = DealTable.of(counts)
+    assert table.indicator is None and len(table.deals) * 49 > INDICATOR_ENTRIES
+    beliefs = beliefs_of(counts)
+    beliefs.see([0], place=3, kind=5)
+    beliefs.swap_one_of([0], [(3, 4), (3, 3)])
+    marginals = beliefs.marginals(0)
+    assert np.allclose(marginals.sum(axis=0), 1) and np.allclose(marginals.sum(axis=1), 1)
+    assert np.allclose(marginals[[3, 4], 5], 0.5)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from training.evaluate import seat_plan, wilson_interval
+from hidden_role_envs.training.evaluate import seat_plan, wilson_interval
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,7 +18,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def evaluate(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "training.evaluate", *args],
+        [sys.executable, "-m", "hidden_role_envs.training.evaluate", *args],
         cwd=cwd,
         env=env,
         capture_output=True,

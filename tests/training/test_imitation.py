@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from training import imitation
+from hidden_role_envs.training import imitation
 
 pytest.importorskip("sb3_contrib")
 

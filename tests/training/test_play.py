@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hidden_role_envs.core.aec import HiddenRoleEnv
-from training.play import interpret, main, numbered
+from hidden_role_envs.training.play import interpret, main, numbered
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TABLES = {"secrets": 5, "mascarade": 5, "hoax": 4, "spyfall": 4}
@@ -131,7 +131,7 @@ def test_answers_piped_on_stdin_are_read(monkeypatch, capsys):
 def test_the_module_runs_as_a_command_with_piped_answers():
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "training.play", "spyfall", "--players", "3", "--seed", "0"],
+        [sys.executable, "-m", "hidden_role_envs.training.play", "spyfall", "--players", "3", "--seed", "0"],
         input="1\n" * 300,
         cwd=REPO_ROOT,
         env=env,
@@ -298,7 +298,7 @@ def test_quit_leaves_the_game_with_status_0(monkeypatch, capsys):
 def test_help_describes_the_command(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("usage: python -m training.play")
+    assert out.startswith("usage: python -m hidden_role_envs.training.play")
     for option in ("--players", "--seat", "--opponents", "--seed", "secrets, mascarade, hoax, spyfall"):
         assert option in out
     assert main(["--help"], prog="hidden-roles play") == 0

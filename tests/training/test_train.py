@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+import hidden_role_envs
+
 from hidden_role_envs.policies import SavedModelPolicy, make_policy
-from training import cli, train
-from training.evaluate import evaluate
+from hidden_role_envs.training import cli, sb3_trainer, train
+from hidden_role_envs.training.evaluate import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +50,7 @@ def test_a_run_leaves_the_model_the_curve_and_the_table(smoke_run):
 def test_the_saved_model_reloads_and_plays_legally(smoke_run):
     from hidden_role_envs import hoax_v0
 
-    policy = make_policy(str(smoke_run / "model.zip"), "hoax", 3)
+    policy = make_policy(str(smoke_run / "model.zip"), hidden_role_envs.make("hoax", num_players=3))
     assert isinstance(policy, SavedModelPolicy)
     env = hoax_v0.env(num_players=3)
     env.reset(seed=0)
@@ -91,7 +93,7 @@ def test_train_refuses_bad_input_in_one_line(argv, message, capsys):
 
 @pytest.mark.parametrize("command", ["train", "evaluate", "play"])
 def test_every_command_has_help(command):
-    result = subprocess.run([sys.executable, "-m", "training.cli", command, "--help"], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "hidden_role_envs.training.cli", command, "--help"], capture_output=True,
                             text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0
     assert f"usage: hidden-roles {command}" in result.stdout
@@ -120,6 +122,6 @@ def test_a_missing_model_is_one_clear_error(capsys):
 
 
 def test_the_opponent_pool_keeps_a_third_random_and_a_third_scripted():
-    assert train.opponent_pool([]) == ["random", "scripted"]
-    pool = train.opponent_pool(["a.zip", "b.zip", "c.zip"])
+    assert sb3_trainer.opponent_pool([]) == ["random", "scripted"]
+    pool = sb3_trainer.opponent_pool(["a.zip", "b.zip", "c.zip"])
     assert pool.count("random") == pool.count("scripted") == 3 and pool[-3:] == ["a.zip", "b.zip", "c.zip"]

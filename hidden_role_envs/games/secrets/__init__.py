@@ -118,6 +118,7 @@ from hidden_role_envs.games.secrets.observation import SCHEMA, SecretsObserver
 from hidden_role_envs.games.secrets.rules import SecretsGame
 
 GAME = GameDefinition(
+    package=__name__,
     name="secrets",
     title="Secrets",
     version=0,

@@ -23,6 +23,7 @@ from hidden_role_envs.core.definition import GameDefinition
 from tests.games.toy import game
 
 GAME = GameDefinition(
+    package=__name__,
     name="toy",
     title="Colours",
     version=0,

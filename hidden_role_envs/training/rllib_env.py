@@ -26,19 +26,8 @@ from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
 from hidden_role_envs.core import registry
+from hidden_role_envs.training.rllib_train import fixed_role_games
 
-
-def _spyfall_role(observation: np.ndarray, fields: dict[str, slice]) -> str:
-    return "spy" if observation[fields["is_spy"]][0] else "non_spy"
-
-
-# The games whose seats keep one role for a whole episode, and how a seat tells its role from its observation.
-# Spyfall: the spy card is dealt once per round, and the trainer's games are one round long. Secrets: identity
-# tokens change hands (Psychiatrist, Double Agent, Diplomat); Mascarade: cards move unseen all game; Hoax: a
-# character stays with its seat, but every seat plays for itself to the same end, so there are no sides to split.
-FIXED_ROLES: dict[str, tuple[tuple[str, ...], Callable[[np.ndarray, dict[str, slice]], str]]] = {
-    "spyfall": (("spy", "non_spy"), _spyfall_role),
-}
 
 SEPARATOR = "/"
 SHARED_POLICY = "shared"
@@ -91,9 +80,10 @@ class GameEnv(MultiAgentEnv):
         self.inner = PettingZooEnv(registry.make(self.game, num_players=config["num_players"]))
         self.seats = list(self.inner.possible_agents)
         self.roles = config.get("roles", False)
-        if self.roles and self.game not in FIXED_ROLES:
-            raise ValueError(f"{self.game} has no fixed roles; games with fixed roles: {', '.join(FIXED_ROLES)}")
-        role_names = FIXED_ROLES[self.game][0] if self.roles else ()
+        self.fixed_roles = registry.GAMES[self.game].fixed_roles
+        if self.roles and self.fixed_roles is None:
+            raise ValueError(f"{self.game} has no fixed roles; games with fixed roles: {', '.join(fixed_role_games())}")
+        role_names = self.fixed_roles.names if self.roles else ()
         self.possible_agents = (
             [f"{seat}{SEPARATOR}{role}" for seat in self.seats for role in role_names] if self.roles else self.seats
         )
@@ -112,7 +102,7 @@ class GameEnv(MultiAgentEnv):
         observations, infos = self.inner.reset(seed=seed, options=options)
         if self.roles:
             game = self.inner.env.unwrapped
-            read_role = FIXED_ROLES[self.game][1]
+            read_role = self.fixed_roles.role_of
             self._id_of = {
                 seat: f"{seat}{SEPARATOR}{read_role(game.observe(seat)['observation'], game.observation_fields)}"
                 for seat in self.seats

@@ -4,8 +4,8 @@
     hidden-roles evaluate hoax --players 4 --seats scripted,random
     hidden-roles play mascarade --opponents scripted
 
-Each command is also a module: `python -m training.train`, `training.evaluate`,
-`training.play`; `hidden-roles COMMAND --help` tells its options.
+Each command is also a module (`python -m hidden_role_envs.training.evaluate`, ...);
+`hidden-roles COMMAND --help` tells its options.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import importlib
 import sys
 
 COMMANDS = {
-    "train": ("training.train", "train MaskablePPO by self-play (or PPO on Ray RLlib: --backend rllib)"),
-    "evaluate": ("training.evaluate", "win rates of policies in seeded games, with confidence intervals"),
-    "play": ("training.play", "play one seat yourself in the terminal"),
-    "bench": ("benchmarks.suite", "throughput and memory of the games against PettingZoo's classic games"),
+    "train": ("hidden_role_envs.training.train", "train MaskablePPO by self-play (or PPO on Ray RLlib: --backend rllib)"),
+    "evaluate": ("hidden_role_envs.training.evaluate", "win rates of policies in seeded games, with confidence intervals"),
+    "play": ("hidden_role_envs.training.play", "play one seat yourself in the terminal"),
+    "bench": ("hidden_role_envs.benchmarks.suite", "throughput and memory of the games against PettingZoo's classic games"),
 }
 
 

@@ -56,7 +56,7 @@ def record(game: str, num_players: int, opponents: list[str], seeds: range, gamm
     from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
 
     env = SingleSeatEnv(game, num_players=num_players, opponents=opponents)
-    teacher = make_policy("scripted", game, num_players, seeds.start)
+    teacher = make_policy("scripted", env.aec, seeds.start)
     observations, masks, actions, returns = [], [], [], []
     for seed in seeds:
         observation, _ = env.reset(seed=seed)

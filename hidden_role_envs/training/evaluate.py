@@ -1,6 +1,6 @@
 """Win rates of policies playing each other in seeded games, with 95% confidence intervals.
 
-    python -m training.evaluate secrets --players 5 --games 2000 --seed 0 --seats scripted,random
+    python -m hidden_role_envs.training.evaluate secrets --players 5 --games 2000 --seed 0 --seats scripted,random
     # or: hidden-roles evaluate secrets ...
 
 prints a table like
@@ -70,8 +70,8 @@ import numpy as np
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.policies import POLICY_NAMES, is_model_path, make_policy
-from training.arguments import Parser, UsageError, non_negative_int, positive_int
-from training.progress import progress_bar
+from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
+from hidden_role_envs.training.progress import progress_bar
 
 Z95 = 1.959963984540054
 
@@ -126,11 +126,9 @@ def play(
     on_game_done: Callable[[], None] = lambda: None,
 ) -> list[int]:
     """Play `games` seeded games; return the wins of each name's player (indexed like `plan`)."""
-    models = {name: make_policy(name, game, num_players) for name in set(plan) if is_model_path(name)}
-    players = [
-        models.get(name) or make_policy(name, game, num_players, _seed(seed, run, i)) for i, name in enumerate(plan)
-    ]
     env = registry.make(game, num_players=num_players)
+    models = {name: make_policy(name, env) for name in set(plan) if is_model_path(name)}
+    players = [models.get(name) or make_policy(name, env, _seed(seed, run, i)) for i, name in enumerate(plan)]
     agents = env.possible_agents
     wins = [0] * num_players
     for g in range(games):
@@ -241,7 +239,7 @@ def write_csv(path: str, game_name: str, num_players: int, plan: list[str], game
 # --- command line ----------------------------------------------------------
 
 
-def build_parser(prog: str = "python -m training.evaluate") -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m hidden_role_envs.training.evaluate") -> argparse.ArgumentParser:
     parser = Parser(
         prog=prog,
         description="Play seeded games between policies and report win rates with 95% Wilson intervals.",
@@ -264,7 +262,7 @@ def build_parser(prog: str = "python -m training.evaluate") -> argparse.Argument
     return parser
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.training.evaluate") -> int:
     try:
         return _run(build_parser(prog).parse_args(argv))
     except UsageError as error:
@@ -291,7 +289,7 @@ def _run(args: argparse.Namespace) -> int:
         if not is_model_path(name):
             raise UsageError(f"unknown policy {name!r} in --seats; use random, scripted or a saved model (.zip)")
         try:
-            make_policy(name, args.game, num_players)  # a missing or unreadable model fails now, not mid-run
+            make_policy(name, probe)  # a missing or unreadable model fails now, not mid-run
         except ValueError as error:
             raise UsageError(str(error)) from None
     try:

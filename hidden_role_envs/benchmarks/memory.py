@@ -1,6 +1,6 @@
 """Memory one env instance holds mid-game, measured with tracemalloc in a fresh interpreter.
 
-    python -m benchmarks.memory secrets 5 --decisions 30 --seed 0    # prints one JSON object
+    python -m hidden_role_envs.benchmarks.memory hidden_role_envs.games.secrets 5 --decisions 30  # one JSON object
 
 The package and the game's module are imported before tracing starts, so
 what is counted is what creating, resetting and playing one env to
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
 import json
 import os
 import random
@@ -40,9 +39,9 @@ from hidden_role_envs.core import registry
 KIB = 1024
 
 
-def env_at_mid_game(module, players: int, decisions: int, seed: int):
-    """An env of `module` after `decisions` random legal decisions (a game too short for that is dealt again)."""
-    env = module.env(num_players=players)
+def env_at_mid_game(definition, players: int, decisions: int, seed: int):
+    """An env of the game after `decisions` random legal decisions (a game too short for that is dealt again)."""
+    env = definition.env(num_players=players)
     choose = random.Random(seed)
     for game in range(1000):
         env.reset(seed=seed + game)
@@ -57,17 +56,17 @@ def env_at_mid_game(module, players: int, decisions: int, seed: int):
             legal = np.flatnonzero(observation["action_mask"])
             env.step(int(legal[choose.randrange(len(legal))]))
             taken += 1
-    raise RuntimeError(f"no game of {module.__name__} lasted {decisions} decisions")
+    raise RuntimeError(f"no game of {definition.name} lasted {decisions} decisions")
 
 
 def measure(game: str, players: int, decisions: int, seed: int) -> dict:
-    module = importlib.import_module(registry.GAMES[game].module)
+    definition = registry.GAMES[game]
     gc.collect()
     tracemalloc.start()
-    alive = [env_at_mid_game(module, players, decisions, seed)]
+    alive = [env_at_mid_game(definition, players, decisions, seed)]
     gc.collect()
     first_bytes, first_peak = tracemalloc.get_traced_memory()
-    alive.append(env_at_mid_game(module, players, decisions, seed))
+    alive.append(env_at_mid_game(definition, players, decisions, seed))
     gc.collect()
     both_bytes, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -85,8 +84,9 @@ def measure_in_fresh_interpreter(game: str, players: int, decisions: int, seed: 
     """`measure` in a new Python process, so nothing built by earlier cases is already there."""
     root = str(Path(__file__).resolve().parent.parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "benchmarks.memory", game, str(players), "--decisions", str(decisions)]
-    command += ["--seed", str(seed)]
+    package = registry.GAMES[game].package
+    command = [sys.executable, "-m", "hidden_role_envs.benchmarks.memory", package, str(players)]
+    command += ["--decisions", str(decisions), "--seed", str(seed)]
     done = subprocess.run(command, check=False, capture_output=True, text=True, env=env, timeout=600)
     if done.returncode != 0:
         last_line = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -96,12 +96,13 @@ def measure_in_fresh_interpreter(game: str, players: int, decisions: int, seed: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=sorted(registry.GAMES))
+    parser.add_argument("package", help="the module that declares the game (hidden_role_envs.games.secrets)")
     parser.add_argument("players", type=int)
     parser.add_argument("--decisions", type=int, default=20, help="random legal decisions played before measuring")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    print(json.dumps(measure(args.game, args.players, args.decisions, args.seed)))
+    game = registry.load(args.package).name
+    print(json.dumps(measure(game, args.players, args.decisions, args.seed)))
     return 0
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hidden_role_envs.core import registry
+
 
 @dataclass(frozen=True)
 class Run:
@@ -149,13 +151,16 @@ class EngineCase(Case):
         return play_engine(self.definition, self.config, seconds, self.seed)
 
 
-def single_seat_env(game: str, players: int):
-    """The learner's view of `game` with random opponents (module level, so worker processes can unpickle it)."""
+def single_seat_env(package: str, players: int):
+    """The learner's view of the game `package` declares, with random opponents.
+
+    At module level, so that worker processes can unpickle it; they register the game themselves.
+    """
     import gymnasium
 
-    from hidden_role_envs.wrappers.single_seat import GYMNASIUM_IDS
+    from hidden_role_envs.core import registry
 
-    return gymnasium.make(GYMNASIUM_IDS[game], num_players=players, opponents="random")
+    return gymnasium.make(registry.load(package).single_seat_id, num_players=players, opponents="random")
 
 
 class SubprocVecCase(Case):
@@ -173,7 +178,8 @@ class SubprocVecCase(Case):
         # fork only saves the workers' start-up (they would import torch again); the timed steps do not depend on it
         start_method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
         self.vec_env = SubprocVecEnv(
-            [functools.partial(single_seat_env, self.game, self.players)] * self.n_envs, start_method=start_method
+            [functools.partial(single_seat_env, registry.GAMES[self.game].package, self.players)] * self.n_envs,
+            start_method=start_method,
         )
         self.vec_env.seed(self.seed)
         self.vec_env.reset()

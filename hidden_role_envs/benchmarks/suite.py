@@ -1,8 +1,8 @@
 """The benchmark suite: the games' throughput and memory, against PettingZoo's classic games.
 
-    python -m benchmarks                       # the whole suite, about ten minutes (or: hidden-roles bench)
-    python -m benchmarks --quick               # a fraction of a second per case: checks that it runs
-    python -m benchmarks --games secrets,hoax --seconds 1 --repeats 3 --out /tmp/bench
+    python -m hidden_role_envs.benchmarks                       # the whole suite, about ten minutes (or: hidden-roles bench)
+    python -m hidden_role_envs.benchmarks --quick               # a fraction of a second per case: checks that it runs
+    python -m hidden_role_envs.benchmarks --games secrets,hoax --seconds 1 --repeats 3 --out /tmp/bench
 
 In one run, with fixed seeds, a warm-up run per case and `--repeats` timed
 runs of `--seconds` each (the median is reported), it measures:
@@ -54,15 +54,19 @@ from pathlib import Path
 
 import pettingzoo
 
-from benchmarks import noop, report
-from benchmarks.cases import AecCase, Case, EngineCase, Run, SubprocVecCase
-from benchmarks.memory import measure_in_fresh_interpreter
+from hidden_role_envs.benchmarks import noop, report
+from hidden_role_envs.benchmarks.cases import AecCase, Case, EngineCase, Run, SubprocVecCase
+from hidden_role_envs.benchmarks.memory import measure_in_fresh_interpreter
 from hidden_role_envs.core import registry
-from training.arguments import Parser, UsageError, non_negative_int, positive_int
-from training.progress import progress_bar
+from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
+from hidden_role_envs.training.progress import progress_bar
 
-# smallest, typical and largest table of each game
-PLAYER_COUNTS = {"secrets": (4, 5, 8), "mascarade": (2, 5, 13), "hoax": (3, 4, 6), "spyfall": (3, 5, 8)}
+
+
+def player_counts(game: str) -> tuple[int, int, int]:
+    """The smallest, typical and largest tables of a game, as its definition declares them."""
+    return registry.GAMES[game].benchmark_players
+
 PEERS = ("leduc_holdem_v4", "texas_holdem_v4", "tictactoe_v3", "hanabi_v5")
 REFERENCE_PEER = "leduc_holdem_v4"
 
@@ -126,14 +130,14 @@ def build_parser(prog: str) -> Parser:
         help="rates per second of this process's CPU time (default; other jobs on the machine do not pull it down)"
         " or of wall-clock time; SubprocVecEnv is always timed by the wall clock",
     )
-    parser.add_argument("--games", default=",".join(PLAYER_COUNTS), help="comma-separated games (default: all)")
+    parser.add_argument("--games", default=None, help="comma-separated games (default: every registered game)")
     parser.add_argument("--out", type=Path, default=RESULTS_FOLDER, help="results folder (default benchmarks/results)")
     parser.add_argument("--no-plot", action="store_true", help="do not draw throughput.png")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m benchmarks") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.benchmarks") -> int:
     try:
         return _run(build_parser(prog).parse_args(argv), prog)
     except UsageError as error:
@@ -147,10 +151,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks") -> i
 
 
 def _run(args: argparse.Namespace, prog: str) -> int:
-    games = [name.strip() for name in args.games.split(",") if name.strip()]
+    games = list(registry.GAMES) if args.games is None else [g.strip() for g in args.games.split(",") if g.strip()]
     for game in games:
-        if game not in PLAYER_COUNTS:
-            raise UsageError(f"unknown game {game!r} in --games; choose from: {', '.join(PLAYER_COUNTS)}")
+        if game not in registry.GAMES:
+            raise UsageError(f"unknown game {game!r} in --games; choose from: {', '.join(registry.GAMES)}")
     if not games:
         raise UsageError("--games names no game")
     games = list(dict.fromkeys(games))
@@ -165,7 +169,7 @@ def _run(args: argparse.Namespace, prog: str) -> int:
 
     machine = machine_info()
     cases, unavailable = build_cases(games, args.seed)
-    runs = len(cases) * (repeats + 1) + sum(len(PLAYER_COUNTS[game]) for game in games)
+    runs = len(cases) * (repeats + 1) + sum(len(player_counts(game)) for game in games)
     bar = progress_bar(runs, "bench", enabled=not args.no_progress, unit="run")
     throughput = time_cases(cases, seconds, repeats, warmup, args.clock, bar)
     memory = measure_memory(games, throughput, args.seed, bar)
@@ -183,7 +187,7 @@ def _run(args: argparse.Namespace, prog: str) -> int:
             "seed": args.seed,
             "clock": args.clock,
             "quick": bool(args.quick),
-            "player_counts": {game: list(PLAYER_COUNTS[game]) for game in games},
+            "player_counts": {game: list(player_counts(game)) for game in games},
             "floor_game_length": noop.GAME_LENGTH,
             "engine_target": ENGINE_STEPS_PER_SECOND,
         },
@@ -215,7 +219,7 @@ def _command_line(prog: str, args: argparse.Namespace) -> str:
         words += ["--seed", str(args.seed)]
     if args.clock != "cpu":
         words += ["--clock", args.clock]
-    if args.games != ",".join(PLAYER_COUNTS):
+    if args.games is not None:
         words += ["--games", args.games]
     return " ".join(words)
 
@@ -225,12 +229,12 @@ def build_cases(games: list[str], seed: int) -> tuple[list[Case], list[dict]]:
     cases: list[Case] = []
     unavailable: list[dict] = []
     for game in games:
-        module = importlib.import_module(registry.GAMES[game].module)
-        for players in PLAYER_COUNTS[game]:
+        definition = registry.GAMES[game]
+        for players in player_counts(game):
             cases.append(
-                AecCase("game", game, "env()", players, functools.partial(module.env, num_players=players), seed)
+                AecCase("game", game, "env()", players, functools.partial(definition.env, num_players=players), seed)
             )
-            raw = functools.partial(module.raw_env, num_players=players)
+            raw = functools.partial(definition.raw_env, num_players=players)
             cases.append(AecCase("game", game, "raw_env", players, raw, seed))
             cases.append(EngineCase(game, players, raw, seed))
     for peer in PEERS:
@@ -251,7 +255,7 @@ def build_cases(games: list[str], seed: int) -> tuple[list[Case], list[dict]]:
         unavailable.append({"family": "vec", "subject": "SubprocVecEnv", "reason": reason})
     else:
         for game in games:
-            cases.append(SubprocVecCase(game, PLAYER_COUNTS[game][1], os.cpu_count() or 1, seed))
+            cases.append(SubprocVecCase(game, player_counts(game)[1], os.cpu_count() or 1, seed))
     return cases, unavailable
 
 
@@ -318,7 +322,7 @@ def measure_memory(games: list[str], throughput: list[dict], seed: int, bar) -> 
     """Each game at each count, played to half its mean game length through `env()`."""
     rows = []
     for game in games:
-        for players in PLAYER_COUNTS[game]:
+        for players in player_counts(game):
             length = next(
                 c["mean_game_length"]
                 for c in throughput
@@ -341,7 +345,7 @@ def check_targets(games: list[str], throughput: list[dict], memory: list[dict]) 
     reference = steps(REFERENCE_PEER, "env()")
     rows = []
     for game in games:
-        typical = PLAYER_COUNTS[game][1]
+        typical = player_counts(game)[1]
         rate = steps(game, "env()", typical)
         required = None if reference is None else TIMES_REFERENCE * reference
         target = f"`env()` at the typical count >= {TIMES_REFERENCE:g}x `{REFERENCE_PEER}` `env()`"
@@ -349,7 +353,7 @@ def check_targets(games: list[str], throughput: list[dict], memory: list[dict]) 
         row["times_reference"] = None if reference is None else rate / reference
         rows.append(row)
     for game in games:
-        slowest = min(PLAYER_COUNTS[game], key=lambda players: steps(game, "engine", players))
+        slowest = min(player_counts(game), key=lambda players: steps(game, "engine", players))
         target = f"engine alone >= {ENGINE_STEPS_PER_SECOND:,} steps/s at every count (the slowest shown)"
         rate = steps(game, "engine", slowest)
         rows.append(_target(target, game, slowest, rate, ENGINE_STEPS_PER_SECOND, "steps/s", at_least=True))

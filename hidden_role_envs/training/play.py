@@ -1,6 +1,6 @@
 """Play one seat of a game in the terminal, against scripted players or a saved model.
 
-    python -m training.play secrets --players 5 --seat 2 --seed 7     # or: hidden-roles play secrets ...
+    python -m hidden_role_envs.training.play secrets --players 5 --seat 2 --seed 7     # or: hidden-roles play secrets ...
 
 You play one seat; every other seat is played by `--opponents`:
 `scripted` (the default, the game's scripted player), `random` (uniform over
@@ -75,9 +75,9 @@ import numpy as np
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.policies import POLICY_NAMES, Policy, is_model_path, make_policy
-from training.arguments import Parser, UsageError, non_negative_int, positive_int
+from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
 
-PROG = "python -m training.play"
+PROG = "python -m hidden_role_envs.training.play"
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help", "?")
 VIEW_WORDS = ("view",)
@@ -170,7 +170,7 @@ def _opponents(spec: str, game: str, env, seat: int, seed: int) -> dict[str, Pol
     num_players = len(agents)
     if is_model_path(spec):
         try:
-            model = make_policy(spec, game, num_players)
+            model = make_policy(spec, env)
         except Exception as error:  # noqa: BLE001  (a missing file, no train extra, or not a saved model at all)
             reason = str(error).removeprefix("Error: ")
             if os.path.isfile(spec) and "train extra" not in reason:
@@ -181,7 +181,7 @@ def _opponents(spec: str, game: str, env, seat: int, seed: int) -> dict[str, Pol
     if spec not in POLICY_NAMES:
         raise UsageError(f"unknown --opponents {spec!r}; use scripted, random or the path of a saved model (.zip)")
     return {
-        agent: make_policy(spec, game, num_players, int(np.random.SeedSequence([seed, 1, i]).generate_state(1)[0]))
+        agent: make_policy(spec, env, int(np.random.SeedSequence([seed, 1, i]).generate_state(1)[0]))
         for i, agent in enumerate(agents)
         if i != seat
     }
@@ -338,7 +338,7 @@ class Session:
                 shown = u.last_events
             if terminated or truncated:
                 final_infos[agent] = dict(info)
-                if agent == self.me and "eliminated_after_turns" in info and not u.engine.is_over:
+                if agent == self.me and "eliminated_after_turns" in info and not u.game_over:
                     print(
                         f"*** You are out of the game{_after_turns(info)}. The others play on; "
                         "you go on seeing what your seat sees. ***"
@@ -363,7 +363,7 @@ class Session:
         )
         width = min(shutil.get_terminal_size((100, 24)).columns, 100) - 1
         text = (
-            f"{self.u.definition.name.capitalize()}, {n} players, seed {self.seed}. You are {self.me}; the other "
+            f"{self.u.definition.title}, {n} players, seed {self.seed}. You are {self.me}; the other "
             f"seats are {who}. You see only what {self.me} sees. At the {self.me}> prompt, type the number or the "
             "name of an action (a unique beginning of the name is enough); 'help' lists your actions, 'view' "
             "shows the table again, 'quit' leaves."
@@ -377,7 +377,7 @@ class Session:
         u = self.u
         for event in events:
             if self.seat in event.seen_by:
-                line = u.definition.describe_event(event, self.seat, u.engine)
+                line = u.describe_event(event, self.seat)
                 if line:
                     print("  " + line)
 
@@ -414,7 +414,7 @@ class Session:
                 line = input(f"{self.me}> ")
             except EOFError:
                 raise EndOfInput from None
-            choice = interpret(line, legal, names, self.u.engine.illegal_reason)
+            choice = interpret(line, legal, names, self.u.illegal_reason)
             if choice.command == "quit":
                 return None
             if choice.command == "help":
@@ -438,7 +438,7 @@ class Session:
         table = mine if "result" in mine else (with_result[0] if with_result else {})
         print()
         print("===== the game is over " + "=" * 40)
-        print(self.u.definition.describe_table(self.u.engine))
+        print(self.u.describe_table())
         if not table:
             stopped = [info for info in final_infos.values() if "truncated_after_turns" in info]
             if stopped:
@@ -477,13 +477,11 @@ class Session:
     def _split_outcome(self, table: dict) -> tuple[dict, dict]:
         """The facts revealed to everyone, and the ones about your seat (your identity, score, ...)."""
         skip = {"result", "winners", "winner", "won", "eliminated_after_turns", "truncated_after_turns"}
-        try:
-            outcome = self.u.engine.outcome(self.u.reward_mode)
-        except RuntimeError:  # not over (stopped at the turn limit): nothing more to tell
+        outcome = self.u.outcome(self.me)
+        if outcome is None:  # not over (stopped at the turn limit): nothing more to tell
             return {}, {}
-        table_wide = {k: v for k, v in outcome.info.items() if k not in skip}
-        own = {k: v for k, v in outcome.per_seat_info[self.seat].items() if k not in skip}
-        return table_wide, own
+        revealed, own = outcome
+        return {k: v for k, v in revealed.items() if k not in skip}, {k: v for k, v in own.items() if k not in skip}
 
 
 def _after_turns(info: dict) -> str:

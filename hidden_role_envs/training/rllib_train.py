@@ -1,14 +1,15 @@
 """Train PPO with action masking on a game with Ray RLlib, on this machine or on a Ray cluster.
 
-    python -m training.rllib_train secrets            # or: hidden-roles train secrets --backend rllib
-    python -m training.rllib_train spyfall --policy-per-role --env-runners 2
-    python -m training.rllib_train hoax --address 10.0.0.5:6379 --env-runners 15
+    python -m hidden_role_envs.training.rllib_train secrets            # or: hidden-roles train secrets --backend rllib
+    python -m hidden_role_envs.training.rllib_train spyfall --policy-per-role --env-runners 2
+    python -m hidden_role_envs.training.rllib_train hoax --address 10.0.0.5:6379 --env-runners 15
 
 Every seat of the game is played by the policy being trained (self-play),
 through RLlib's PettingZoo wrapper (`training.rllib_env`): one policy shared
 by all seats, or with `--policy-per-role` one policy per role in a game whose
-roles are fixed for the whole episode (Spyfall: `spy`, `non_spy`; the other
-games reject it, `training.rllib_env.FIXED_ROLES` says why). PPO runs on
+roles are fixed for the whole episode (declared by the game's definition:
+Spyfall's `spy` and `non_spy`; in Secrets and Mascarade identities change
+hands, and in Hoax every seat plays for itself). PPO runs on
 RLlib's current API stack (RLModule, Learner, EnvRunner, connectors) with
 RLlib's action-masking module, which pushes the logits of illegal actions to
 the lowest float: the mask reaches the policy when it samples, learns and
@@ -46,11 +47,10 @@ import time
 from dataclasses import dataclass
 
 from hidden_role_envs.core import registry
-from training.arguments import Parser, UsageError, non_negative_int, positive_int, table_size
-from training.evaluate import Row, evaluate
-from training.train import OPPONENT_KINDS, format_final, random_baselines, write_final
+from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int, table_size
+from hidden_role_envs.training.evaluate import Row, evaluate
+from hidden_role_envs.training.reporting import OPPONENT_KINDS, format_final, random_baselines, write_final
 
-FIXED_ROLE_GAMES = ("spyfall",)  # kept equal to training.rllib_env.FIXED_ROLES, which needs ray to import
 RAY_PORT = 6379
 
 
@@ -83,7 +83,7 @@ class Iteration:
     seconds: float  # the whole iteration: sampling and learning
 
 
-def build_parser(prog: str = "python -m training.rllib_train") -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m hidden_role_envs.training.rllib_train") -> argparse.ArgumentParser:
     parser = Parser(prog=prog, description="Train PPO with action masking with Ray RLlib, locally or on a cluster.")
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
     parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
@@ -98,7 +98,7 @@ def build_parser(prog: str = "python -m training.rllib_train") -> argparse.Argum
     parser.add_argument("--batch-size", type=positive_int, default=4000, help="env steps per iteration (4000)")
     parser.add_argument("--minibatch-size", type=positive_int, default=256, help="PPO minibatch (256)")
     parser.add_argument("--policy-per-role", action="store_true",
-                        help="one policy per fixed role (games: " + ", ".join(FIXED_ROLE_GAMES) + ")")
+                        help="one policy per fixed role (games whose roles stay put: Spyfall)")
     parser.add_argument("--address", default=None,
                         help="a running Ray cluster: HOST[:PORT] of its head (port 6379 by default), or 'auto' for "
                              "the one this machine belongs to (default: a new local instance)")
@@ -130,9 +130,9 @@ def check_address(address: str) -> str:
 
 def settings_from(args: argparse.Namespace) -> Settings:
     num_players = table_size(args.game, args.players)
-    if args.policy_per_role and args.game not in FIXED_ROLE_GAMES:
+    if args.policy_per_role and registry.GAMES[args.game].fixed_roles is None:
         raise UsageError(f"--policy-per-role: {args.game} has no fixed roles; games with fixed roles: "
-                         f"{', '.join(FIXED_ROLE_GAMES)}")
+                         f"{', '.join(fixed_role_games())}")
     if args.minibatch_size > args.batch_size:
         raise UsageError(f"--minibatch-size {args.minibatch_size} is larger than --batch-size {args.batch_size}")
     out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}-rllib")
@@ -163,7 +163,7 @@ def start_ray(s: Settings) -> int:
     quiet_ray_logs()
     options = {
         "logging_level": logging.ERROR,
-        "runtime_env": {"worker_process_setup_hook": "training.rllib_train.quiet_ray_logs"},  # in every Ray process
+        "runtime_env": {"worker_process_setup_hook": "hidden_role_envs.training.rllib_train.quiet_ray_logs"},  # in every Ray process
     }
     if s.address is None:
         cpus = os.cpu_count() or 1
@@ -188,7 +188,7 @@ def build_algorithm(s: Settings, env_runners: int):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    from training import rllib_env
+    from hidden_role_envs.training import rllib_env
 
     env_config = {"game": s.game, "num_players": s.num_players, "roles": s.policy_per_role}
     probe = rllib_env.GameEnv(env_config)
@@ -236,7 +236,7 @@ def read_iteration(
     result: dict, previous: Iteration | None, s: Settings, env_runners: int, seconds: float
 ) -> Iteration:
     """One iteration's figures from RLlib's result dict."""
-    from training.rllib_env import SAMPLING_SECONDS, role_of
+    from hidden_role_envs.training.rllib_env import SAMPLING_SECONDS, role_of
 
     runners = result["env_runners"]
     steps = int(result["num_env_steps_sampled_lifetime"])
@@ -287,10 +287,14 @@ def write_progress(path: str, iterations: list[Iteration]) -> None:
                                f"{it.seconds:.2f}"])
 
 
-def policy_ids(game: str, policy_per_role: bool) -> tuple[str, ...]:
-    from training.rllib_env import FIXED_ROLES, SHARED_POLICY
+def fixed_role_games() -> list[str]:
+    return [name for name, game in registry.GAMES.items() if game.fixed_roles is not None]
 
-    return FIXED_ROLES[game][0] if policy_per_role else (SHARED_POLICY,)
+
+def policy_ids(game: str, policy_per_role: bool) -> tuple[str, ...]:
+    from hidden_role_envs.training.rllib_env import SHARED_POLICY
+
+    return registry.GAMES[game].fixed_roles.names if policy_per_role else (SHARED_POLICY,)
 
 
 class ModulePolicy:
@@ -302,11 +306,11 @@ class ModulePolicy:
     def __init__(self, modules: dict, game: str, num_players: int):
         import torch
 
-        from training.rllib_env import FIXED_ROLES, SHARED_POLICY
+        from hidden_role_envs.training.rllib_env import SHARED_POLICY
 
         self.torch = torch
         self.modules = modules
-        self.read_role = FIXED_ROLES[game][1] if SHARED_POLICY not in modules else None
+        self.read_role = registry.GAMES[game].fixed_roles.role_of if SHARED_POLICY not in modules else None
         self.fields = registry.make(game, num_players=num_players).unwrapped.observation_fields
 
     @classmethod
@@ -320,7 +324,7 @@ class ModulePolicy:
         return cls(modules, game, num_players)
 
     def __call__(self, observation: dict) -> int:
-        from training.rllib_env import SHARED_POLICY
+        from hidden_role_envs.training.rllib_env import SHARED_POLICY
 
         policy = self.read_role(observation["observation"], self.fields) if self.read_role else SHARED_POLICY
         batch = {"obs": {
@@ -370,11 +374,11 @@ def evaluate_final(policy: ModulePolicy, s: Settings) -> dict[str, Row]:
         for kind in OPPONENT_KINDS
     }
     baselines = random_baselines(s.game, s.num_players, s.final_games, s.seed + 1)
-    write_final(os.path.join(s.out, "evaluation.csv"), s, final, baselines)
+    write_final(os.path.join(s.out, "evaluation.csv"), s.game, s.num_players, s.timesteps, s.seed, final, baselines)
     return final
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m training.rllib_train") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.training.rllib_train") -> int:
     try:
         settings = settings_from(build_parser(prog).parse_args(argv))
     except UsageError as error:
@@ -402,7 +406,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.rllib_tr
 
         ray.shutdown()
     if final:
-        print(format_final(settings, final))
+        print(format_final(settings.game, settings.num_players, settings.final_games, final))
     minutes = (time.perf_counter() - started) / 60
     print(f"wrote {settings.out}/: progress.csv, checkpoints/ (the last: {os.path.basename(checkpoint)})"
           f"{', evaluation.csv' if final else ''} ({len(iterations)} iterations, {minutes:.1f} min)")

@@ -6,8 +6,17 @@ import json
 import statistics
 from pathlib import Path
 
-GAME_TITLES = {"secrets": "Secrets", "mascarade": "Mascarade", "hoax": "Hoax", "spyfall": "Spyfall"}
+from hidden_role_envs.core import registry
+
 FLOOR_TITLE = "do-nothing AEC env"
+
+
+def _title(subject: str) -> str:
+    """A game's title from its definition; a peer's own name; the floor's description."""
+    if subject == "noop":
+        return FLOOR_TITLE
+    game = registry.GAMES.get(subject)
+    return game.title if game else subject
 
 
 def _is_vec(case: dict) -> bool:
@@ -52,7 +61,7 @@ def targets_table(targets: list[dict]) -> list[str]:
         ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}"
         met = {True: "yes", False: "**no**", None: "not measured"}[row["met"]]
         lines.append(
-            f"| {row['target']} | {GAME_TITLES[row['game']]} | {row['players']} | {measured} | {required} | {ratio} | {met} |"
+            f"| {row['target']} | {_title(row['game'])} | {row['players']} | {measured} | {required} | {ratio} | {met} |"
         )
     measured = [row for row in targets if row["met"] is not None]
     lines += ["", f"{sum(row['met'] for row in measured)} of {len(targets)} targets met."]
@@ -69,7 +78,7 @@ def games_table(results: dict) -> list[str]:
         for players in counts:
             env_case = _find(cases, game, players, "env()")
             lines.append(
-                f"| {GAME_TITLES[game]} | {players} | {_rate(env_case['steps_per_second'])}"
+                f"| {_title(game)} | {players} | {_rate(env_case['steps_per_second'])}"
                 f" | {_rate(_steps(cases, game, players, 'raw_env'))} | {_rate(_steps(cases, game, players, 'engine'))}"
                 f" | {_rate(env_case['games_per_second'])} | {_length(env_case['mean_game_length'])} |"
             )
@@ -104,7 +113,7 @@ def vec_table(results: dict) -> list[str]:
     ]
     for case in rows:
         lines.append(
-            f"| {GAME_TITLES[case['subject']]} | {case['players']} | {case['interface']} | {_rate(case['steps_per_second'])}"
+            f"| {_title(case['subject'])} | {case['players']} | {case['interface']} | {_rate(case['steps_per_second'])}"
             f" | {_length(case['games_per_second'])} | {_length(case['mean_game_length'])} |"
         )
     return lines
@@ -117,7 +126,7 @@ def memory_table(results: dict) -> list[str]:
     ]
     for row in results["memory"]:
         lines.append(
-            f"| {GAME_TITLES[row['game']]} | {row['players']} | {row['decisions']} | {row['first_kib']:,.0f}"
+            f"| {_title(row['game'])} | {row['players']} | {row['decisions']} | {row['first_kib']:,.0f}"
             f" | {row['first_peak_kib']:,.0f} | {row['further_kib']:,.0f} |"
         )
     return lines
@@ -246,8 +255,7 @@ def write_plot(results: dict, path: Path) -> str | None:
     }
     bars = [c for c in results["cases"] if (c["family"], c["interface"]) in colours]
     figure, axes = plt.subplots(figsize=(9, 0.22 * len(bars) + 2.4))
-    titles = {**GAME_TITLES, "noop": FLOOR_TITLE}
-    labels = [f"{titles.get(c['subject'], c['subject'])} {c['players']}p {c['interface']}" for c in bars]
+    labels = [f"{_title(c['subject'])} {c['players']}p {c['interface']}" for c in bars]
     positions = range(len(bars))
     seen = set()
     for y, case in zip(positions, bars):

@@ -1,5 +1,0 @@
-import sys
-
-from benchmarks.suite import main
-
-sys.exit(main())

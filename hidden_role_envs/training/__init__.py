@@ -1,0 +1,1 @@
+"""Training, evaluation and play around the environments: the `hidden-roles` command."""

@@ -1,1 +1,0 @@
-"""Scripts around the environments: evaluation of policies, and later training and plots."""
