@@ -10,6 +10,10 @@ player count and its game's own arguments), so it fits the table it sits at:
 - a path to a model saved by training (`.zip`, sb3-contrib's MaskablePPO;
   needs the `train` extra), playing its most likely legal action;
 - any callable, used as it is.
+
+Loading a saved model unpickles it, and unpickling can run any code the
+file holds: load only model files you trust (your own, or from a source
+you would run code from).
 """
 
 from __future__ import annotations
@@ -41,9 +45,15 @@ def scripted_player(env: Any, seed: int | None = None) -> Policy:
 
 
 class SavedModelPolicy:
-    """A MaskablePPO model saved by training, playing its most likely legal action."""
+    """A MaskablePPO model saved by training, playing its most likely legal action.
 
-    def __init__(self, path: str):
+    It is checked against the env it will play in: a file that is not a
+    saved model, or a model for another game or table size, is refused with
+    a ValueError naming the file and what is wrong. Unpickles the file: load
+    only files you trust.
+    """
+
+    def __init__(self, path: str, env: Any = None):
         if not os.path.isfile(path):
             raise ValueError(f"no saved model at {path!r}")
         try:
@@ -51,7 +61,25 @@ class SavedModelPolicy:
         except ImportError as error:
             raise ValueError("saved models need the train extra: pip install 'hidden_role_envs[train]'") from error
         self.path = path
-        self.model = MaskablePPO.load(path, device="cpu")
+        try:
+            self.model = MaskablePPO.load(path, device="cpu")
+        except Exception as error:  # noqa: BLE001  (a zip of something else, a truncated file, another library's model)
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise ValueError(f"{path!r} is not a model saved by hidden-roles train ({reason})") from None
+        if env is not None:
+            self._check_fits(env)
+
+    def _check_fits(self, env: Any) -> None:
+        game = env.unwrapped
+        agent = game.possible_agents[0]
+        expected = (game.observation_space(agent)["observation"].shape, game.action_space(agent).n)
+        found = (getattr(self.model.observation_space, "shape", None), getattr(self.model.action_space, "n", None))
+        if found != expected:
+            raise ValueError(
+                f"{self.path!r} is a model for observations of shape {found[0]} and {found[1]} actions; "
+                f"{game.definition.title} with {game.num_players} players has {expected[0]} and {expected[1]}: "
+                "a model plays only the game and table size it was trained for"
+            )
 
     def __call__(self, observation: dict) -> int:
         action, _ = self.model.predict(
@@ -73,5 +101,5 @@ def make_policy(spec: str | Policy, env: Any, seed: int | None = None) -> Policy
     if spec == "scripted":
         return scripted_player(env, seed)
     if is_model_path(spec):
-        return SavedModelPolicy(os.fspath(spec))
+        return SavedModelPolicy(os.fspath(spec), env)
     raise ValueError(f"unknown policy {spec!r}: use 'random', 'scripted', a saved model path ending in .zip, or a callable")

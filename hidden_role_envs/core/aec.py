@@ -22,7 +22,8 @@ from pettingzoo import AECEnv
 from hidden_role_envs.core.checks import check_choice, check_int, check_mapping, check_seed
 from hidden_role_envs.core.definition import GameDefinition
 from hidden_role_envs.core.engine import named
-from hidden_role_envs.core.events import describe
+from hidden_role_envs.core.events import describe, readable
+from hidden_role_envs.core.history import EventEncoding, SeatHistories
 from hidden_role_envs.core.seats import agent_name
 
 RENDER_MODES = ("ansi", "human")
@@ -66,6 +67,7 @@ class HiddenRoleEnv(AECEnv):
         max_turns: Any = DEFAULT,
         illegal: str = "raise",
         reward: str | None = None,
+        history_length: int = 0,
         **arguments: Any,
     ):
         super().__init__()
@@ -92,12 +94,27 @@ class HiddenRoleEnv(AECEnv):
         self.actions = game.actions(self.config)
         self.observer = game.new_observer(self.config)
         self.observation_fields = dict(self.observer.layout.fields)
+        self.history_length = check_int("history_length", history_length, 0)
+        observation_box = self.observer.layout.box()
+        self._histories = None
+        if self.history_length:  # the last events each seat saw, after the game's own blocks
+            encoding = EventEncoding(game.events, num_players, game.words(self.config, 0).vocab)
+            self._histories = SeatHistories(encoding, num_players, self.history_length)
+            block = encoding.block(self.history_length)
+            size = observation_box.shape[0]
+            self.observation_fields["history"] = slice(size, size + self.history_length * encoding.width)
+            self._history_rows = np.zeros((self.history_length, encoding.width), dtype=np.float32)
+            observation_box = spaces.Box(
+                np.concatenate([observation_box.low, np.full(self._history_rows.size, block.low, np.float32)]),
+                np.concatenate([observation_box.high, np.full(self._history_rows.size, block.high, np.float32)]),
+                dtype=np.float32,
+            )
 
         self.possible_agents = [agent_name(i) for i in range(num_players)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         observation_space = spaces.Dict(
             {
-                "observation": self.observer.layout.box(),
+                "observation": observation_box,
                 "action_mask": spaces.Box(0, 1, (len(self.actions),), dtype=np.int8),
             }
         )
@@ -146,6 +163,10 @@ class HiddenRoleEnv(AECEnv):
         self.engine = engine
         self._outcome = None
         self.observer.reset(engine.table, events)
+        self._episode_events = list(events)
+        if self._histories is not None:
+            self._histories.reset()
+            self._histories.add(events)
         self.last_events = events
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -164,7 +185,11 @@ class HiddenRoleEnv(AECEnv):
             mask = self.engine.legal_mask().copy()
         else:
             mask = self._no_actions.copy()
-        return {"observation": self.observer.encode(seat), "action_mask": mask}
+        observation = self.observer.encode(seat)
+        if self._histories is not None:
+            self._histories.write(seat, self._history_rows)
+            observation = np.concatenate([observation, self._history_rows.ravel()])
+        return {"observation": observation, "action_mask": mask}
 
     def last(self, observe: bool = True):
         self._require_reset("last")
@@ -196,6 +221,9 @@ class HiddenRoleEnv(AECEnv):
         events = self.engine.apply(action_id)
         self.observer.update(events)
         self.last_events = events
+        self._episode_events.extend(events)
+        if self._histories is not None:
+            self._histories.add(events)
         for name in self.agents:
             self.rewards[name] = 0.0
         for seat, value in self.engine.pop_rewards().items():
@@ -210,9 +238,7 @@ class HiddenRoleEnv(AECEnv):
             self._finish()
             someone_ended = True
         elif self.max_turns is not None and self.engine.turns_played >= self.max_turns:
-            for name in self._still_playing():
-                self.truncations[name] = True
-                self.infos[name] = {"truncated_after_turns": self.engine.turns_played}
+            self._truncate()
             someone_ended = True
         else:
             self.agent_selection = self.possible_agents[self.engine.current_player]
@@ -267,6 +293,18 @@ class HiddenRoleEnv(AECEnv):
         revealed, own = self._outcome
         return revealed, own[agent]
 
+    def history(self, agent: str) -> list[dict]:
+        """Every event `agent`'s seat saw this episode, oldest first: plain dicts with readable names and
+        the line of text the render shows (`text`, None for an event not worth a line)."""
+        self._require_reset("history")
+        seat = self._seat_of[agent]
+        vocab = self.definition.words(self.config, seat).vocab
+        return [
+            {**readable(event, vocab), "text": self.describe_event(event, seat)}
+            for event in self._episode_events
+            if seat in event.seen_by
+        ]
+
     def describe_event(self, event: Any, viewer: int) -> str | None:
         """One event as `viewer` saw it, or None if it is not worth a line."""
         return describe(event, self.definition.words(self.config, viewer))
@@ -307,20 +345,32 @@ class HiddenRoleEnv(AECEnv):
         """Final rewards to the seats still playing; everyone still listed learns the outcome."""
         outcome = self.engine.outcome(self.reward_mode)
         playing = set(self._still_playing())
-        info = named(outcome.info)
-        info["winners"] = [agent_name(s) for s in outcome.winners]
-        clash = info.keys() & outcome.own.keys()
-        if clash:  # a per-seat key would silently hide the table-wide one
-            raise RuntimeError(f"outcome info and per-seat info share the key(s) {sorted(clash)}")
-        self._outcome = info, {
-            name: {key: named(values[self._seat_of[name]]) for key, values in outcome.own.items()}
-            for name in self.possible_agents
-        }
+        self._record_outcome(outcome, {"winners": [agent_name(s) for s in outcome.winners]})
         for name in self.agents:
             if name in playing:
                 self.rewards[name] += float(outcome.rewards[self._seat_of[name]])
                 self.terminations[name] = True
-            self.infos[name] = {**self.infos[name], **info, **self._outcome[1][name]}
+            self.infos[name] = {**self.infos[name], **self._told(name)}
+
+    def _truncate(self) -> None:
+        """The turn limit: every seat still playing is truncated, with no reward, and told what the end reveals."""
+        self._record_outcome(self.engine.reveal(), {"result": "truncated", "winners": []})
+        for name in self._still_playing():
+            self.truncations[name] = True
+            self.infos[name] = {**self._told(name), "truncated_after_turns": self.engine.turns_played}
+
+    def _record_outcome(self, outcome, extra: dict) -> None:
+        """What the end tells everyone (with the seats named), and what it tells each seat of its own."""
+        revealed = {**named(outcome.info), **extra}
+        clash = revealed.keys() & outcome.own.keys()
+        if clash:  # a per-seat key would silently hide the table-wide one
+            raise RuntimeError(f"outcome info and per-seat info share the key(s) {sorted(clash)}")
+        own = {name: {k: named(v[self._seat_of[name]]) for k, v in outcome.own.items()} for name in self.possible_agents}
+        self._outcome = revealed, own
+
+    def _told(self, agent: str) -> dict:
+        revealed, own = self._outcome
+        return {**revealed, **own[agent]}
 
     def _end_for_illegal_move(self, agent: str, action_id: int, reason: str) -> None:
         """PettingZoo's TerminateIllegal semantics: the mover is penalised, the game ends."""
@@ -353,6 +403,7 @@ def env_class(game: GameDefinition) -> type:
         inspect.Parameter("max_turns", keyword, default=DEFAULT),
         inspect.Parameter("illegal", keyword, default="raise"),
         inspect.Parameter("reward", keyword, default=next(iter(game.reward_modes))),
+        inspect.Parameter("history_length", keyword, default=0),
         *(inspect.Parameter(a.name, keyword, default=a.default) for a in game.arguments),
     ]
     __init__.__signature__ = inspect.Signature(parameters)

@@ -125,6 +125,14 @@ class RulesEngine(ABC):
         earlier got its reward through `pop_rewards` when it went out.
         """
 
+    @abstractmethod
+    def reveal(self) -> Outcome:
+        """What the end of a game shows everyone (identities, cards, coins, scores), now, without winners.
+
+        The adapter tells it to every seat when the turn limit stops a game,
+        as the end of a game does; `outcome` adds the winners and rewards.
+        """
+
     def pop_rewards(self) -> dict[int, float]:
         """Rewards earned during the last `apply` before the end (e.g. per round); cleared on reading."""
         return {}

@@ -25,7 +25,8 @@ from hidden_role_envs.core.text import Words
 
 
 class Field:
-    """What an event field holds: how a readable record shows it and how text says it."""
+    """What an event field holds: how a readable record shows it, how text says it, and how the
+    history block encodes it (`width` entries, seats relative to the observer)."""
 
     def readable(self, value: Any, vocab: Mapping[str, Sequence[str]]) -> Any:
         return value
@@ -33,9 +34,34 @@ class Field:
     def text(self, value: Any, words: Words) -> str:
         return str(value)
 
+    @property
+    def slot(self) -> Any:
+        """Fields of the same slot share the history's columns (one kind's first seat, another's, ...)."""
+        return type(self).__name__
+
+    def width(self, context: EncodingContext) -> int:
+        raise NotImplementedError(f"{type(self).__name__} has no history encoding")
+
+    def encode(self, value: Any, observer: int, out, context: EncodingContext) -> None:
+        raise NotImplementedError(f"{type(self).__name__} has no history encoding")
+
+    def bounds(self, context: EncodingContext) -> tuple[float, float]:
+        return 0.0, 1.0
+
+
+class EncodingContext:
+    """What field encodings need to know of a configuration: the seats and the sizes of the name lists."""
+
+    def __init__(self, num_players: int, vocab: Mapping[str, Sequence[str]]):
+        self.num_players = num_players
+        self.vocab = vocab
+
+    def relative(self, seat: int, observer: int) -> int:
+        return (seat - observer) % self.num_players
+
 
 class SeatField(Field):
-    """A seat (NOBODY: none)."""
+    """A seat (NOBODY: none); encoded one-hot, relative to the observer."""
 
     def readable(self, value, vocab):
         return None if value == NOBODY else agent_name(value)
@@ -43,9 +69,16 @@ class SeatField(Field):
     def text(self, value, words):
         return words.seat(value)
 
+    def width(self, context):
+        return context.num_players
+
+    def encode(self, value, observer, out, context):
+        if value != NOBODY:
+            out[context.relative(value, observer)] = 1
+
 
 class SeatsField(Field):
-    """Some seats, in order."""
+    """Some seats, in order; encoded as which seats, relative to the observer."""
 
     def readable(self, value, vocab):
         return [agent_name(s) for s in value]
@@ -53,16 +86,36 @@ class SeatsField(Field):
     def text(self, value, words):
         return words.seats(value)
 
+    def width(self, context):
+        return context.num_players
+
+    def encode(self, value, observer, out, context):
+        for seat in value:
+            out[context.relative(seat, observer)] = 1
+
 
 class PerSeatField(Field):
-    """One value per seat, by seat number."""
+    """One number per seat, by seat number; encoded relative to the observer."""
+
+    def __init__(self, low: float = -1.0, high: float = 1.0):
+        self.low, self.high = low, high
 
     def readable(self, value, vocab):
         return {agent_name(s): v for s, v in enumerate(value)}
 
+    def width(self, context):
+        return context.num_players
+
+    def encode(self, value, observer, out, context):
+        for seat, v in enumerate(value):
+            out[context.relative(seat, observer)] = v
+
+    def bounds(self, context):
+        return self.low, self.high
+
 
 class NameField(Field):
-    """An index into one of the game's lists of names (characters, resources...); NOBODY: none."""
+    """An index into one of the game's lists of names (characters, resources...); NOBODY: none. One-hot."""
 
     def __init__(self, vocab: str):
         self.vocab = vocab
@@ -73,9 +126,20 @@ class NameField(Field):
     def text(self, value, words):
         return "none" if value == NOBODY else words.name(self.vocab, value)
 
+    @property
+    def slot(self):
+        return (type(self).__name__, self.vocab)
+
+    def width(self, context):
+        return len(context.vocab[self.vocab])
+
+    def encode(self, value, observer, out, context):
+        if value != NOBODY:
+            out[value] = 1
+
 
 class NamesField(NameField):
-    """Several indices into one list of names."""
+    """Several indices into one list of names; encoded as counts."""
 
     def readable(self, value, vocab):
         return [vocab[self.vocab][v] for v in value]
@@ -83,18 +147,46 @@ class NamesField(NameField):
     def text(self, value, words):
         return ", ".join(words.name(self.vocab, v) for v in value)
 
+    def encode(self, value, observer, out, context):
+        for v in value:
+            out[v] += 1
+
+    def bounds(self, context):
+        return 0.0, float(len(context.vocab[self.vocab]) * 4)
+
 
 class FlagField(Field):
     def readable(self, value, vocab):
         return bool(value)
 
+    def width(self, context):
+        return 1
+
+    def encode(self, value, observer, out, context):
+        out[0] = bool(value)
+
 
 class NumberField(Field):
+    """A whole number within declared bounds, encoded as it is."""
+
+    def __init__(self, low: float = -100.0, high: float = 100.0):
+        self.low, self.high = low, high
+
     def readable(self, value, vocab):
         return int(value)
 
+    def width(self, context):
+        return 1
 
-SEAT, SEATS, PER_SEAT, FLAG, NUMBER = SeatField(), SeatsField(), PerSeatField(), FlagField(), NumberField()
+    def encode(self, value, observer, out, context):
+        out[0] = value
+
+    def bounds(self, context):
+        return self.low, self.high
+
+
+SEAT, SEATS, FLAG, NUMBER = SeatField(), SeatsField(), FlagField(), NumberField()
+PER_SEAT = PerSeatField()
 
 Text = Callable[[Any, Words], "str | None"]
 

@@ -170,13 +170,9 @@ def _opponents(spec: str, game: str, env, seat: int, seed: int) -> dict[str, Pol
     num_players = len(agents)
     if is_model_path(spec):
         try:
-            model = make_policy(spec, env)
-        except Exception as error:  # noqa: BLE001  (a missing file, no train extra, or not a saved model at all)
-            reason = str(error).removeprefix("Error: ")
-            if os.path.isfile(spec) and "train extra" not in reason:
-                reason = f"cannot load a saved model from {spec!r}: {reason}"
-            raise UsageError(f"--opponents: {reason}") from None
-        _check_model(model, spec, game, env)
+            model = make_policy(spec, env)  # refused here if it is no model, or one for another table
+        except ValueError as error:
+            raise UsageError(f"--opponents: {error}") from None
         return {agent: model for i, agent in enumerate(agents) if i != seat}
     if spec not in POLICY_NAMES:
         raise UsageError(f"unknown --opponents {spec!r}; use scripted, random or the path of a saved model (.zip)")
@@ -185,22 +181,6 @@ def _opponents(spec: str, game: str, env, seat: int, seed: int) -> dict[str, Pol
         for i, agent in enumerate(agents)
         if i != seat
     }
-
-
-def _check_model(policy: Policy, path: str, game: str, env) -> None:
-    """A model trained for another game or table size would fail mid-game: say so now."""
-    model = getattr(policy, "model", None)
-    if model is None:
-        return
-    agent = env.possible_agents[0]
-    expected = (env.observation_space(agent)["observation"].shape, env.action_space(agent).n)
-    found = (getattr(model.observation_space, "shape", None), getattr(model.action_space, "n", None))
-    if found != expected:
-        raise UsageError(
-            f"--opponents: the model {path!r} does not fit {game} with {len(env.possible_agents)} players "
-            f"(it takes observations of shape {found[0]} and {found[1]} actions; this game has "
-            f"{expected[0]} and {expected[1]})"
-        )
 
 
 # --- choosing an action --------------------------------------------------------

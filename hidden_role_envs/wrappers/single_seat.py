@@ -23,7 +23,9 @@ An illegal action of the learner ends the episode with a reward of -1
 (`illegal="penalize"`, PettingZoo's TerminateIllegal semantics), so that
 algorithms without masking, and Gymnasium's and Stable-Baselines3's env
 checkers, can step with any action; pass `illegal="raise"` to get the
-AEC env's ValueError instead. With `action_masks()` it never happens.
+AEC env's ValueError instead. With `action_masks()` it never happens. An
+opponent that plays an illegal action raises a ValueError naming it and the
+action: its mistake never silently ends the learner's episode.
 
 A game can end before the learner is asked anything (a seat that is never
 active nor targeted): such deals are skipped at reset, as they hold no
@@ -39,6 +41,7 @@ import numpy as np
 from gymnasium import spaces
 
 from hidden_role_envs.core import registry
+from hidden_role_envs.core.checks import is_int
 from hidden_role_envs.policies import Policy, is_model_path, make_policy
 
 MAX_SKIPPED_DEALS = 1000
@@ -78,6 +81,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.seat = 0
         self.learner = agent
         self._opponents: dict[str, Policy] = {}
+        self._opponent_specs: dict[str, str] = {}
         self._reward = 0.0  # paid to the learner since its last decision
 
     # --- opponents --------------------------------------------------------
@@ -107,10 +111,12 @@ class SingleSeatEnv(gymnasium.Env):
             self.seat = int(self.np_random.integers(self.num_players)) if self.fixed_seat is None else self.fixed_seat
             self.learner = self.aec.possible_agents[self.seat]
             self._opponents = {}
+            self._opponent_specs = {}
             for agent in self.aec.possible_agents:
                 if agent != self.learner:
                     spec = self.pool[int(self.np_random.integers(len(self.pool)))]
                     self._opponents[agent] = self._policy(spec, int(self.np_random.integers(2**31)))
+                    self._opponent_specs[agent] = spec if isinstance(spec, str) else getattr(spec, "__name__", repr(spec))
             self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
             self._reward = 0.0
             self._play_others()
@@ -167,8 +173,17 @@ class SingleSeatEnv(gymnasium.Env):
                 return
             if aec.terminations[agent] or aec.truncations[agent]:
                 self._step(None)
-            else:
-                self._step(self._opponents[agent](aec.observe(agent)))
+                continue
+            observation = aec.observe(agent)
+            action = self._opponents[agent](observation)
+            mask = observation["action_mask"]
+            if not (is_int(action) and 0 <= action < len(mask) and mask[action]):
+                # the AEC env would end the learner's episode for it (illegal="penalize"): the opponent is at fault
+                name = aec.unwrapped.action_to_string(int(action)) if is_int(action) and 0 <= action < len(mask) else None
+                shown = f"{action!r}" + (f" ({name!r})" if name else "")
+                raise ValueError(f"the opponent {self._opponent_specs[agent]!r} in {agent} played {shown}, which is "
+                                 f"not a legal action: the single-seat env trusts its opponents to play legally")
+            self._step(action)
 
     def _observation(self) -> np.ndarray:
         return self.aec.observe(self.learner)["observation"]

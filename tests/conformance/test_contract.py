@@ -200,21 +200,32 @@ def test_penalize_ends_the_game_with_a_penalty_for_the_mover(game):
 
 
 @pytest.mark.parametrize("game", every_game(), ids=lambda g: g.name)
-def test_max_turns_truncates_every_agent(game):
-    env = game.env(max_turns=2)
-    env.reset(seed=0)
+def test_the_turn_limit_truncates_every_seat_and_tells_it_what_the_end_reveals(game):
     rng = np.random.default_rng(0)
-    truncated_agents = set()
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        if truncated:
-            truncated_agents.add(agent)
-            assert not terminated
-        env.step(None if terminated or truncated else random_legal(rng, obs))
-    engine = env.unwrapped.engine
-    assert engine.is_over or engine.turns_played == 2
-    if not engine.is_over:
-        assert truncated_agents
+    for seed in range(20):
+        env = game.env(max_turns=2)
+        env.reset(seed=seed)
+        told = {}
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            if truncated:
+                assert not terminated and reward == 0
+                told[agent] = info
+            env.step(None if terminated or truncated else random_legal(rng, obs))
+        if not env.unwrapped.game_over:
+            break
+    assert env.unwrapped.engine.turns_played == 2 and told
+    revealed = env.unwrapped.engine.reveal()
+    for agent, info in told.items():
+        assert info["result"] == "truncated" and info["winners"] == [] and info["truncated_after_turns"] == 2
+        assert set(revealed.info) | set(revealed.own) <= set(info), "a truncated game reveals what its end reveals"
+    finished = game.env()
+    finished.reset(seed=0)
+    play_on(finished, 0)
+    ended = finished.unwrapped.outcome(finished.possible_agents[0])
+    end_keys = set(ended[0]) | set(ended[1])
+    assert set(revealed.info) | set(revealed.own) <= end_keys  # the end reveals no less than a truncation
+    assert end_keys - set(revealed.info) - set(revealed.own) <= {"result", "winners", "winner", "won"}
 
 
 @pytest.mark.parametrize("game", every_game(), ids=lambda g: g.name)

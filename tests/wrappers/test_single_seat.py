@@ -128,3 +128,20 @@ def test_a_callable_opponent_is_used_as_it_is():
         _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[-1]))
         done = terminated or truncated
     assert calls
+
+
+def test_an_opponent_that_plays_illegally_is_named_and_never_ends_the_learners_episode():
+    env = SingleSeatEnv("secrets", num_players=5, seat=0, opponents=lambda observation: 10_000)
+    with pytest.raises(ValueError, match=r"the opponent '<lambda>' in player_\d played 10000, which is not a legal"):
+        for seed in range(20):
+            env.reset(seed=seed)
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+    def illegal(observation):
+        return int(np.flatnonzero(observation["action_mask"] == 0)[0])
+
+    env = SingleSeatEnv("secrets", num_players=5, seat=0, opponents=illegal)
+    with pytest.raises(ValueError, match=r"the opponent 'illegal' in player_\d played \d+ \('[^']+'\), which is not"):
+        for seed in range(20):
+            env.reset(seed=seed)
+            env.step(int(np.flatnonzero(env.action_masks())[0]))

@@ -5,7 +5,7 @@ Token places are the seats 0..n-1 and n, the centre (`TOKEN_PLACE`).
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, NUMBER, SEAT, Field, NameField, NamesField, event_kind
+from hidden_role_envs.core.events import FLAG, SEAT, Field, NameField, NamesField, NumberField, event_kind
 from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.core.text import Words
 
@@ -23,7 +23,7 @@ class SecretsWords(Words):
 
 
 class TokenPlace(Field):
-    """A place of an identity token: a seat, or the centre (the number of seats)."""
+    """A place of an identity token: a seat, or the centre (the number of seats); one-hot, seats relative."""
 
     def readable(self, value, vocab):
         return "centre" if value == len(vocab["seat"]) else agent_name(value)
@@ -31,9 +31,15 @@ class TokenPlace(Field):
     def text(self, value, words):
         return words.place(value)
 
+    def width(self, context):
+        return context.num_players + 1
+
+    def encode(self, value, observer, out, context):
+        out[value if value == context.num_players else context.relative(value, observer)] = 1
+
 
 class Alternatives(Field):
-    """Swaps of token places, one of which happened."""
+    """Swaps of token places, one of which happened; encoded as the places they involve."""
 
     def readable(self, value, vocab):
         place = TOKEN_PLACE.readable
@@ -41,6 +47,14 @@ class Alternatives(Field):
 
     def text(self, value, words):
         return " or ".join(f"{words.place(p)} with {words.place(q)}" for p, q in value)
+
+    def width(self, context):
+        return context.num_players + 1
+
+    def encode(self, value, observer, out, context):
+        for swap in value:
+            for place in swap:
+                TOKEN_PLACE.encode(place, observer, out, context)
 
 
 TOKEN_PLACE, ALTERNATIVES = TokenPlace(), Alternatives()
@@ -93,11 +107,12 @@ SwappedOneOf = event_kind(
     "swapped_one_of", "{actor} swapped the centre token with a neighbour's, unseen", actor=SEAT,
     alternatives=ALTERNATIVES,
 )
-BulletDrawn = event_kind("bullet_drawn", "you drew a Bullet worth {value}", seat=SEAT, value=NUMBER)
+BULLET = NumberField(-3, 0)
+BulletDrawn = event_kind("bullet_drawn", "you drew a Bullet worth {value}", seat=SEAT, value=BULLET)
 BulletDrawnUnseen = event_kind("bullet_drawn_unseen", "{seat} drew a Bullet", seat=SEAT)
 BulletGiven = event_kind("bullet_given", "{giver} gave a Bullet to {receiver}", giver=SEAT, receiver=SEAT)
 BulletValue = event_kind("bullet_value", "the Bullet you gave {receiver} is worth {value}", giver=SEAT, receiver=SEAT,
-                         value=NUMBER)
+                         value=BULLET)
 GameOver = event_kind("game_over", "the game is over")
 
 EVENTS = (

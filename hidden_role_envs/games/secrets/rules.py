@@ -17,7 +17,7 @@ from itertools import permutations
 import numpy as np
 
 from hidden_role_envs.core.checks import is_int
-from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatList, SeatText
+from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatText
 from hidden_role_envs.core.seats import NOBODY, seating
 from hidden_role_envs.core.setup import Setup
 from hidden_role_envs.core.shared import Shared
@@ -242,19 +242,30 @@ class SecretsGame(RulesEngine):
         self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
         return events
 
+    def reveal(self) -> Outcome:
+        n = self.num_players
+        scores = self.scores()
+        identities = PerSeat(IDENTITIES[self.tokens[s]] for s in range(n))
+        info = {
+            "identities": identities,
+            "centre_identity": IDENTITIES[self.tokens[n]],
+            "scores": PerSeat(scores),
+            "team_scores": self._team_scores(scores),
+            "bullets": PerSeat([v for _, v in received] for received in self.bullets_received),
+            "turns": self.table.turn,
+        }
+        return Outcome(winners=(), rewards=(0.0,) * n, info=info, own={"identity": identities, "score": PerSeat(scores)})
+
     def outcome(self, reward_mode: str) -> Outcome:
         if not self.over:
             raise RuntimeError("the game is not over")
         n = self.num_players
+        revealed = self.reveal()
         scores = self.scores()
-        identities = [self.tokens[s] for s in range(n)]
+        team_scores = revealed.info["team_scores"]
         lowest = min(scores)
         lowest_seats = [s for s in range(n) if scores[s] == lowest]
-        team_scores = {
-            "CIA": sum(scores[s] for s in range(n) if identities[s] == CIA),
-            "KGB": sum(scores[s] for s in range(n) if identities[s] == KGB),
-        }
-        if len(lowest_seats) == 1 and identities[lowest_seats[0]] == HIPPIE:
+        if len(lowest_seats) == 1 and self.tokens[lowest_seats[0]] == HIPPIE:
             winners = (lowest_seats[0],)
             margin = min(scores[s] for s in range(n) if s != lowest_seats[0]) - lowest
             result = SeatText("{0}, a Hippie, has the lowest score and wins alone", winners)
@@ -264,29 +275,22 @@ class SecretsGame(RulesEngine):
             result = SeatText("CIA and KGB tie: everybody loses")
         else:
             team = CIA if team_scores["CIA"] > team_scores["KGB"] else KGB
-            winners = tuple(s for s in range(n) if identities[s] == team)
+            winners = tuple(s for s in range(n) if self.tokens[s] == team)
             margin = abs(team_scores["CIA"] - team_scores["KGB"])
             result = SeatText(f"{IDENTITIES[team]} wins {max(team_scores.values())} to {min(team_scores.values())}")
         unit = 1.0 if reward_mode == "win" else float(margin)
         rewards = tuple(unit if s in winners else -unit for s in range(n))
         if reward_mode == "score" and not winners:
             rewards = tuple(0.0 for _ in range(n))
-        info = {
-            "result": result,
-            "winners": SeatList(winners),
-            "identities": PerSeat(IDENTITIES[i] for i in identities),
-            "centre_identity": IDENTITIES[self.tokens[n]],
-            "scores": PerSeat(scores),
-            "team_scores": team_scores,
-            "bullets": PerSeat([v for _, v in received] for received in self.bullets_received),
-            "turns": self.table.turn,
-        }
-        own = {
-            "identity": PerSeat(IDENTITIES[i] for i in identities),
-            "score": PerSeat(scores),
-            "won": PerSeat(s in winners for s in range(n)),
-        }
+        info = {"result": result, **revealed.info}
+        own = {**revealed.own, "won": PerSeat(s in winners for s in range(n))}
         return Outcome(winners=winners, rewards=rewards, info=info, own=own)
+
+    def _team_scores(self, scores: list[int]) -> dict[str, int]:
+        return {
+            IDENTITIES[team]: sum(scores[s] for s in range(self.num_players) if self.tokens[s] == team)
+            for team in (CIA, KGB)
+        }
 
     # --- helpers the tests and bots may read ------------------------
 

@@ -155,15 +155,19 @@ class ToyGame(RulesEngine):
         out, self._out = self._out, []
         return out
 
-    def outcome(self, reward_mode: str) -> Outcome:
-        winner = self.table.alive.index(True)
-        rewards = tuple(1.0 if s == winner else -1.0 for s in range(self.num_players))
+    def reveal(self) -> Outcome:
         info = {
-            "result": SeatText("{0} is the last player in", (winner,)),
             "colours": PerSeat(COLOURS[c] for c in self.colours[: self.num_players]),
             "centre_colour": COLOURS[self.colours[-1]],
         }
-        return Outcome((winner,), rewards, info, {"colour": PerSeat(COLOURS[c] for c in self.colours)})
+        return Outcome((), (0.0,) * self.num_players, info, {"colour": PerSeat(COLOURS[c] for c in self.colours)})
+
+    def outcome(self, reward_mode: str) -> Outcome:
+        winner = self.table.alive.index(True)
+        revealed = self.reveal()
+        rewards = tuple(1.0 if s == winner else -1.0 for s in range(self.num_players))
+        info = {"result": SeatText("{0} is the last player in", (winner,)), **revealed.info}
+        return Outcome((winner,), rewards, info, revealed.own)
 
 
 SCHEMA = Schema(
