@@ -58,6 +58,23 @@ class Twin:
     choose: Callable[[Any, np.random.Generator, np.ndarray], int] | None = None
 
 
+@dataclass
+class PublicTwin:
+    """Two games that part at one public choice and then take the same actions.
+
+    `fork(env)` looks at the decision to make: the two actions that differ
+    in one public fact only (the claim of an Offer, the token a Detective
+    looks at, who is accused...), or None to play on. From the fork to the
+    end, every seat must see the two games differently: the public record
+    keeps the fact.
+    """
+
+    fork: Callable[[Any], tuple[int, int] | None]
+    seed: int = 0
+    setup: dict = field(default_factory=dict)
+    arguments: dict = field(default_factory=dict)
+
+
 def facts(game) -> ModuleType:
     """The game's `tests/games/<game>/facts.py`: its tables, leak twins and invariants for the conformance suite."""
     return importlib.import_module(f"tests.games.{game.name}.facts")

@@ -41,6 +41,9 @@ class Words:
     def name(self, kind: str, index: int) -> str:
         return self.vocab[kind][index]
 
+    def names(self, kind: str, indices) -> str:
+        return ", ".join(self.vocab[kind][i] for i in indices)
+
 
 def belief_text(probs: Sequence[float], names: Sequence[str], most: int | None = None) -> str:
     """One place's probabilities in words: the name alone when certain, else each possible name with its chance."""

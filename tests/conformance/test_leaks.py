@@ -69,3 +69,52 @@ def test_a_hidden_fact_stays_hidden_until_the_rules_show_it(game, n):
     learned = sum(l for _, l in results)
     assert compared >= 5 * len(cases), f"only {compared} steps compared over {len(cases)} twins"
     assert learned, "the watcher never came to tell a twin apart: the twins test too little"
+
+
+def run_public(game, n, twin) -> int:
+    """Steps after the fork, every one checked; 0 if the fork never came."""
+    a, b = (game.env(num_players=n, **twin.arguments) for _ in range(2))
+    for env in (a, b):
+        env.reset(seed=twin.seed, options={"setup": twin.setup})
+    rng = np.random.default_rng(twin.seed)
+    forked = False
+    checked = 0
+    while a.agents and b.agents:
+        agent = a.agent_selection
+        if forked:
+            for seat in set(a.agents) & set(b.agents):
+                assert not np.array_equal(a.observe(seat)["observation"], b.observe(seat)["observation"]), (
+                    f"{seat} no longer tells apart two games that differ in a public fact"
+                )
+            checked += 1
+        if a.terminations[agent] or a.truncations[agent] or agent != b.agent_selection:
+            return checked
+        mask = a.observe(agent)["action_mask"]
+        if not forked:
+            pair = twin.fork(a)
+            if pair is not None:
+                a.step(pair[0])
+                b.step(pair[1])
+                forked = True
+                continue
+            action = int(rng.choice(np.flatnonzero(mask)))
+            a.step(action)
+            b.step(action)
+            continue
+        both = np.flatnonzero(mask & b.observe(agent)["action_mask"])
+        if not both.size:
+            return checked
+        action = int(rng.choice(both))
+        a.step(action)
+        b.step(action)
+    return checked
+
+
+@pytest.mark.parametrize("game, n", [pytest.param(g, g.typical_players, id=g.name) for g in every_game()])
+def test_a_public_fact_stays_in_every_seats_observation_to_the_end(game, n):
+    cases = facts(game).public_twins(n)
+    assert cases, "a game must declare public twins"
+    checked = [run_public(game, n, twin) for twin in cases]
+    forked = [c for c in checked if c]
+    assert len(forked) >= len(cases) / 2, f"only {len(forked)} of {len(cases)} public twins reached their fork"
+    assert sum(forked) >= 2 * len(forked)

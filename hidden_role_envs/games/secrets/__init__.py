@@ -21,8 +21,9 @@ strictly lowest individual score: then that Hippie alone wins.
 ## Arguments
 {arguments}
 
-Without `max_turns`, a game never lasts more than n*(end size - 1) + 1 turns:
-every turn lands one character on a screen.
+`max_turns` defaults to 100 turns, well above the longest game the rules
+allow: every turn lands one character on a screen, so a game never lasts
+more than n*(end size - 1) + 1 turns (25 at 6 or 8 players).
 
 `reset(seed, options={"setup": {...}})` may fix the deal: `tokens` (n+1
 identities by name or index, the last is the centre), `deck` (the 29
@@ -113,7 +114,7 @@ from hidden_role_envs.games.secrets import events, text
 from hidden_role_envs.games.secrets.actions import secrets_actions
 from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
 from hidden_role_envs.games.secrets.cards import MAX_PLAYERS, MIN_PLAYERS
-from hidden_role_envs.games.secrets.config import ARGUMENTS, configure
+from hidden_role_envs.games.secrets.config import ARGUMENTS, DEFAULT_MAX_TURNS, configure
 from hidden_role_envs.games.secrets.observation import SCHEMA, SecretsObserver
 from hidden_role_envs.games.secrets.rules import SecretsGame
 
@@ -140,7 +141,7 @@ GAME = GameDefinition(
     words=text.words,
     describe_table=text.describe_table,
     scripted_player=SecretsScriptedPlayer,
-    default_max_turns=lambda config: None,
+    default_max_turns=lambda config: DEFAULT_MAX_TURNS,
     doc=__doc__,
 )
 __doc__ = GAME.reference

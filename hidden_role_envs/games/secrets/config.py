@@ -9,6 +9,7 @@ from hidden_role_envs.core.definition import Argument
 from hidden_role_envs.games.secrets.cards import TOKENS_BY_PLAYERS, screen_size_that_ends_the_game
 
 ARGUMENTS = (Argument("claims", True, "when False, offers carry no claim"),)
+DEFAULT_MAX_TURNS = 100  # a game ends by the rules within 25 turns
 
 
 @dataclass(frozen=True)

@@ -91,8 +91,9 @@ CardRevealed = event_kind(
 CardAdded = event_kind("card_added", lambda e, w: f"{w.name('character', e.card)} lands on {w.screen(e.seat)}",
                        seat=SEAT, card=CHARACTER)
 ScientistsFlipped = event_kind(
-    "scientists_flipped", lambda e, w: f"two Scientists: every character on {w.screen(e.seat)} turns face down",
-    seat=SEAT,
+    "scientists_flipped",
+    lambda e, w: f"two Scientists: every character on {w.screen(e.seat)} turns face down ({w.names('character', e.cards)})",
+    seat=SEAT, cards=CHARACTERS,
 )
 PairTurnedDown = event_kind(
     "pair_turned_down", lambda e, w: f"a pair of {w.name('character', e.card)} turns face down on {w.screen(e.seat)}",

@@ -24,6 +24,7 @@ from hidden_role_envs.games.secrets.knowledge import TEAMS, token_beliefs
 from hidden_role_envs.games.secrets.rules import GAME_OVER
 
 C, B = NUM_CHARACTERS, len(BULLET_VALUES)
+BOTTOM = 16  # cards at the bottom of the deck shown in `deck_bottom`
 SCHEMA = Schema(
     [
         Block("face_up", ("n", C), 0, max(CARD_COPIES), "face-up characters on each screen, by character", rotate=(0,)),
@@ -50,9 +51,26 @@ SCHEMA = Schema(
               "CIA, KGB, Hippie", "belief", rotate=(0,)),
         Block("teammate", ("n",), 0, 1, "this seat's probability that each seat is on its team (same token, CIA or "
               "KGB; 0 for a Hippie's own row)", "belief", rotate=(0,)),
+        Block("turn", (1,), 0, "4*n+1", "turns completed"),
+        Block("deck_size", (1,), 0, 29, "cards left in the character deck"),
+        Block("deck_bottom", (BOTTOM, C), 0, 1, f"the last {BOTTOM} cards of the deck, the bottom card first: "
+              "P(character) where this seat knows it (duplicates drawn, the card not chosen), zeros beyond", "own"),
+        Block("face_down_characters", ("n", C), 0, 6, "the characters turned face down on each screen (pairs, "
+              "Scientists)", "record", rotate=(0,)),
+        Block("offers", ("n", "n", 4), 0, 29, "Offers from each seat (row) to each (column): made, accepted, "
+              "refused, intercepted by the UN player", "record", rotate=(0, 1)),
+        Block("claims", ("n", C, 3), 0, 29, "each seat's claims, by the character claimed: made, shown true, shown "
+              "false (the card is turned up)", "record", rotate=(0,)),
+        Block("offered_cards", ("n", C), 0, 29, "the characters each seat offered, once turned up", "record",
+              rotate=(0,)),
+        Block("interceptions", ("n",), 0, 29, "the Offers each seat intercepted as the UN player", "record",
+              rotate=(0,)),
+        Block("looks", ("n", "n+1"), 0, 29, "who (row) looked at which token (column: seats, then the centre) with "
+              "a Detective, a Politician or a Double Agent", "record", rotate=(0, 1)),
     ]
 )
 TURN_BLOCKS = ("active_player", "revealed", "offer_target", "claim", "un_holder", "decision", "to_act")
+DECK_SIZE = 29
 
 
 def secrets_layout(config: SecretsConfig):
@@ -77,21 +95,21 @@ class SecretsObserver(Observer):
                 ev.Swapped: self._swapped,
                 ev.SwappedOneOf: self._swapped_one_of,
                 ev.Drawn: self._drawn,
-                ev.CardChosen: self._card_known,
-                ev.CardRevealed: self._card_known,
+                ev.CardChosen: self._card_chosen,
+                ev.CardChosenUnseen: self._card_chosen_unseen,
+                ev.CardRevealed: self._card_revealed,
                 ev.CardAdded: self._screen_changed,
-                ev.PairTurnedDown: self._screen_changed,
-                ev.ScientistsFlipped: self._screen_changed,
+                ev.PairTurnedDown: self._pair_turned_down,
+                ev.ScientistsFlipped: self._scientists_flipped,
                 ev.BulletDrawn: self._bullet_drawn,
                 ev.BulletGiven: self._bullet_given,
                 ev.BulletValue: self._bullet_value,
-                ev.CardChosenUnseen: None,
-                ev.Offered: None,
-                ev.Intercepted: None,
+                ev.Offered: self._offered,
+                ev.Intercepted: self._intercepted,
+                ev.Answered: self._answered,
+                ev.LookedUnseen: self._looked_unseen,
                 ev.LetPass: None,
-                ev.Answered: None,
                 ev.UnToken: None,
-                ev.LookedUnseen: None,
                 ev.ShownUnseen: None,
                 ev.BulletDrawnUnseen: None,
                 ev.GameOver: None,
@@ -104,12 +122,26 @@ class SecretsObserver(Observer):
         self._stale_beliefs = [True] * n  # the identity and teammate blocks to recompute before encoding
         self.known_offer = [NOBODY] * n  # the Offer's card, as each seat knows it
         self.bullet_in_hand: list[int | None] = [None] * n
+        self._offer = (NOBODY, NOBODY, NOBODY)  # the Offer in progress: active, target, claim
+        # the cards put at the bottom of the deck, oldest first, as each seat knows them (a probability per character)
+        self.bottom: list[list[np.ndarray]] = [[] for _ in range(n)]
+        self._unchosen: dict[int, np.ndarray] = {}  # the card not chosen this turn, as each seat not choosing sees it
+        self._dealt = False  # the deal's looks (early intelligence) are not recorded as looks
+
+    def reset(self, table, events) -> None:
+        super().reset(table, events)
+        self._dealt = True
 
     # --- event time -------------------------------------------------------
 
     def _looked(self, e) -> None:
         self.beliefs.see(e.seen_by, e.place, e.identity)
         self._beliefs_changed(e.seen_by)
+        if self._dealt and e.looker != NOBODY:  # the looker's own record of its look
+            self.known["looks"][e.looker, e.place] += 1
+
+    def _looked_unseen(self, e) -> None:
+        self.known["looks"][e.looker, e.place] += 1
 
     def _swapped(self, e) -> None:
         self.beliefs.swap(e.seen_by, e.p, e.q)
@@ -123,14 +155,69 @@ class SecretsObserver(Observer):
         card = e.revealed[0] if len(e.revealed) == 1 else NOBODY
         for s in e.seen_by:
             self.known_offer[s] = card
+        duplicates = e.drawn[1:-1] if len(e.revealed) == 2 else ()  # shown, then face down to the bottom
+        left = self.table.deck_size - len(duplicates)  # the deck after the draw, before the duplicates went under
+        for s in e.seen_by:
+            kept = self.bottom[s]
+            if len(kept) > left:  # the deck got shorter than what is known of its bottom: the top of that was drawn
+                del kept[: len(kept) - left]
+            kept += [_certain(card) for card in duplicates]
 
-    def _card_known(self, e) -> None:
+    def _card_chosen(self, e) -> None:
+        """The chooser knows which card went to the bottom."""
         for s in e.seen_by:
             self.known_offer[s] = e.card
+            shown = self.table.revealed
+            other = shown[1] if e.card == shown[0] else shown[0]
+            self.bottom[s].append(_certain(other))
+
+    def _card_chosen_unseen(self, e) -> None:
+        """The others know the card at the bottom is one of the two shown, not which, until the Offer's card is turned up."""
+        either = np.zeros(C, dtype=np.float32)
+        either[list(self.table.revealed)] = 0.5
+        for s in e.seen_by:
+            self.bottom[s].append(either.copy())
+            self._unchosen[s] = self.bottom[s][-1]
+
+    def _card_revealed(self, e) -> None:
+        for s in e.seen_by:
+            self.known_offer[s] = e.card
+        for s, unchosen in self._unchosen.items():  # the other card shown is the one at the bottom
+            other = int(np.flatnonzero((unchosen > 0) & (np.arange(C) != e.card))[0])
+            unchosen[:] = _certain(other)
+        self._unchosen = {}
+        active, _, claim = self._offer
+        self.known["offered_cards"][active, e.card] += 1
+        if claim != NOBODY:
+            self.known["claims"][active, claim, 1 if claim == e.card else 2] += 1
 
     def _screen_changed(self, e) -> None:
         self.known["face_up"][e.seat] = self.table.face_up[e.seat]
         self.known["face_down"][e.seat] = self.table.face_down[e.seat]
+
+    def _pair_turned_down(self, e) -> None:
+        self._screen_changed(e)
+        self.known["face_down_characters"][e.seat, e.card] += 2
+
+    def _scientists_flipped(self, e) -> None:
+        self._screen_changed(e)
+        for card in e.cards:
+            self.known["face_down_characters"][e.seat, card] += 1
+
+    def _offered(self, e) -> None:
+        self._offer = (e.active, e.target, e.claim)
+        self.known["offers"][e.active, e.target, 0] += 1
+        if e.claim != NOBODY:
+            self.known["claims"][e.active, e.claim, 0] += 1
+
+    def _intercepted(self, e) -> None:
+        active, target, _ = self._offer
+        self.known["offers"][active, target, 3] += 1
+        self.known["interceptions"][e.seat] += 1
+
+    def _answered(self, e) -> None:
+        active, target, _ = self._offer
+        self.known["offers"][active, target, 1 if e.accepted else 2] += 1
 
     def _bullet_drawn(self, e) -> None:
         self.bullet_in_hand[e.seat] = e.value
@@ -169,12 +256,18 @@ class SecretsObserver(Observer):
             state[at["decision"] + table.decision] = 1
         if table.to_act != NOBODY:
             state[at["to_act"] + table.to_act] = 1
+        state[at["turn"]] = table.turn
+        state[at["deck_size"]] = table.deck_size
 
     def refresh(self, seat: int) -> None:
         offered = self.known["offered_card"][seat]
         offered.fill(0)
         if self.known_offer[seat] != NOBODY:
             offered[self.known_offer[seat]] = 1
+        bottom = self.known["deck_bottom"][seat]
+        bottom.fill(0)
+        for row, card in enumerate(reversed(self.bottom[seat][-BOTTOM:])):
+            bottom[row] = card
         if self._stale_beliefs[seat]:
             self.known["identity"][seat] = self.beliefs.marginals(seat)
             self.known["teammate"][seat] = self.beliefs.same_kind(seat, seat, TEAMS)[: self.num_players]
@@ -199,3 +292,9 @@ class SecretsObserver(Observer):
             if given:
                 lines.append(f"  you gave player_{receiver} Bullet(s) worth {given}")
         return "\n".join(lines)
+
+
+def _certain(card: int) -> np.ndarray:
+    known = np.zeros(C, dtype=np.float32)
+    known[card] = 1
+    return known

@@ -124,6 +124,7 @@ class SecretsTable:
         self.decision = GAME_OVER
         self.to_act = NOBODY
         self.turn = 0  # turns completed
+        self.deck_size = len(FULL_DECK)  # the deck's cards are hidden, how many there are is not
 
 
 class SecretsGame(RulesEngine):
@@ -322,6 +323,7 @@ class SecretsGame(RulesEngine):
         table = self.table
         other = table.revealed[1] if card == table.revealed[0] else table.revealed[0]
         self.deck.append(other)  # the card not chosen goes face down to the bottom
+        table.deck_size = len(self.deck)
         self.in_hand = [card]
         events.append(CardChosen((actor,), actor, card))
         events.append(CardChosenUnseen(self.others[actor], actor))
@@ -408,6 +410,7 @@ class SecretsGame(RulesEngine):
         drawn = [deck.popleft()]
         if deck.count(drawn[0]) == len(deck):
             # RULING: the deck cannot show two different characters; offer the one showing.
+            table.deck_size = len(deck)
             table.revealed = (drawn[0],)
             self.in_hand = drawn
             events.append(Drawn(self.everyone, table.active, tuple(drawn), table.revealed))
@@ -421,6 +424,7 @@ class SecretsGame(RulesEngine):
                 break
             duplicates.append(card)
         deck.extend(duplicates)  # face down to the bottom
+        table.deck_size = len(deck)
         table.revealed = (drawn[0], card)
         self.in_hand = [drawn[0], card]
         events.append(Drawn(self.everyone, table.active, tuple(drawn), table.revealed))
@@ -483,11 +487,11 @@ class SecretsGame(RulesEngine):
         self.touched.add(seat)
         events.append(CardAdded(self.everyone, seat, card))
         if card == SCIENTIST and face_up[SCIENTIST] >= 2:
-            for down, count in enumerate(face_up):
-                self.turned_down[seat] += [down] * count
-            self.table.face_down[seat] += sum(face_up)
+            flipped = tuple(down for down, count in enumerate(face_up) for _ in range(count))
+            self.turned_down[seat] += flipped
+            self.table.face_down[seat] += len(flipped)
             face_up[:] = [0] * NUM_CHARACTERS
-            events.append(ScientistsFlipped(self.everyone, seat))
+            events.append(ScientistsFlipped(self.everyone, seat, flipped))
 
     def _swap_tokens(self, p: int, q: int) -> None:
         self.tokens[p], self.tokens[q] = self.tokens[q], self.tokens[p]

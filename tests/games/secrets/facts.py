@@ -6,7 +6,14 @@ from collections import Counter
 
 import numpy as np
 
-from hidden_role_envs.games.secrets.actions import ANSWER, CENTRE, DETECTIVE_LOOK, POLITICIAN_TARGET, UN_CHOICE
+from hidden_role_envs.games.secrets.actions import (
+    ANSWER,
+    CENTRE,
+    DETECTIVE_LOOK,
+    OFFER,
+    POLITICIAN_TARGET,
+    UN_CHOICE,
+)
 from hidden_role_envs.games.secrets.cards import (
     ASSASSIN,
     BULLET_VALUES,
@@ -19,7 +26,7 @@ from hidden_role_envs.games.secrets.cards import (
     TOKENS_BY_PLAYERS,
     max_turns_of_a_game,
 )
-from tests.support import Twin
+from tests.support import PublicTwin, Twin
 
 CONFIGS = [(5, {"claims": False}), (5, {"reward": "score"})]
 GAMES_PER_TABLE = 400  # x 5 player counts = 2,000 games
@@ -98,6 +105,27 @@ def twins(n: int) -> list[Twin]:
     return cases
 
 
+def public_twins(n: int) -> list[PublicTwin]:
+    """Only the claim of an Offer differs; only which token a Detective looks at differs."""
+
+    def claims(env):
+        u = env.unwrapped
+        if u.engine.table.decision != OFFER:
+            return None
+        offers = [a for a in np.flatnonzero(u.observe(env.agent_selection)["action_mask"]) if u.actions.args[a][0] == 1]
+        claimed = [a for a in offers if u.actions.args[a][1] is not None]
+        return (int(claimed[0]), int(claimed[1])) if len(claimed) >= 2 else None
+
+    def looks(env):
+        u = env.unwrapped
+        if u.engine.table.decision != DETECTIVE_LOOK:
+            return None
+        legal = np.flatnonzero(u.observe(env.agent_selection)["action_mask"])
+        return int(legal[1]), int(legal[2])
+
+    return [PublicTwin(claims, seed=seed) for seed in range(3)] + [PublicTwin(looks, seed=seed) for seed in range(6)]
+
+
 # --- invariants -------------------------------------------------------------
 
 
@@ -129,6 +157,12 @@ def check_step(env) -> None:
         assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
         places = [(seat + k) % n for k in range(n)] + [n]
         assert all(probs[row, engine.tokens[p]] > 0 for row, p in enumerate(places))
+        bottom = vector[fields["deck_bottom"]].reshape(-1, 8)  # what the seat knows of the deck's bottom is true
+        deck = list(engine.deck)
+        for row in range(len(bottom)):
+            if bottom[row].any():
+                assert bottom[row][deck[-1 - row]] > 0
+        assert vector[fields["deck_size"]][0] == len(deck)
 
 
 def expected_winners(info: dict, agents: list[str]) -> set[str]:

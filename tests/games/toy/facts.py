@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.games.toy.game import PASS, PEEK, SCORE
-from tests.support import Twin
+from tests.support import PublicTwin, Twin
 
 CONFIGS: list = []
 
@@ -40,6 +40,16 @@ def calm(env, rng, mask) -> int:
     legal = mask.nonzero()[0]
     quiet = [a for a in legal if env.unwrapped.actions.kind[a] in (PASS, SCORE)]
     return int(rng.choice(quiet if rng.random() < 0.8 else legal))
+
+
+def public_twins(n: int) -> list[PublicTwin]:
+    """Only whether a seat scored or passed differs."""
+
+    def score_or_pass(env):
+        actions = env.unwrapped.actions
+        return actions.from_string("score"), actions.from_string("pass")
+
+    return [PublicTwin(score_or_pass, seed=seed) for seed in range(4)]
 
 
 def check_step(env) -> None:

@@ -176,6 +176,7 @@ SCHEMA = Schema(
         Block("to_act", ("n",), 0, 1, "one-hot: the seat asked", "turn", rotate=(0,)),
         Block("colour", ("n+1", 2), 0, 1, "this seat's probability that each place (seats, then the centre) is red, "
               "blue", "belief", rotate=(0,)),
+        Block("scores", ("n",), 0, 50, "how often each seat scored", "record", rotate=(0,)),
     ]
 )
 
@@ -184,11 +185,14 @@ class ToyObserver(Observer):
     def __init__(self, config: ToyConfig):
         super().__init__(SCHEMA.layout({"n": config.num_players}))
         self.config = config
-        self.on = ByKind("ToyObserver", EVENTS, {Dealt: self._see, Peeked: self._see, Scored: None, Passed: None,
-                                                 PeekedUnseen: None, KnockedOut: None, GameOver: None})
+        self.on = ByKind("ToyObserver", EVENTS, {Dealt: self._see, Peeked: self._see, Scored: self._scored,
+                                                 Passed: None, PeekedUnseen: None, KnockedOut: None, GameOver: None})
 
     def start(self) -> None:
         self.beliefs = DealBeliefs(DealTable.of(self.config.colour_counts), self.config.num_players)
+
+    def _scored(self, e) -> None:
+        self.known["scores"][e.seat] += 1
 
     def _see(self, e) -> None:
         self.beliefs.see(e.seen_by, getattr(e, "target", e.seat), e.colour)
