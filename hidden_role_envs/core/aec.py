@@ -10,6 +10,7 @@ action type and range, and legality. Each check is done once, here, so
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import warnings
 from typing import Any, ClassVar
@@ -95,7 +96,7 @@ class HiddenRoleEnv(AECEnv):
         self.observer = game.new_observer(self.config)
         self.observation_fields = dict(self.observer.layout.fields)
         self.history_length = check_int("history_length", history_length, 0)
-        observation_box = self.observer.layout.box()
+        observation_box = self.observer.layout.box
         self._histories = None
         if self.history_length:  # the last events each seat saw, after the game's own blocks
             encoding = EventEncoding(game.events, num_players, game.words(self.config, 0).vocab)
@@ -115,7 +116,7 @@ class HiddenRoleEnv(AECEnv):
         observation_space = spaces.Dict(
             {
                 "observation": observation_box,
-                "action_mask": spaces.Box(0, 1, (len(self.actions),), dtype=np.int8),
+                "action_mask": _mask_box(len(self.actions)),
             }
         )
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
@@ -381,6 +382,11 @@ class HiddenRoleEnv(AECEnv):
             self.infos[name] = {"illegal_move": {"agent": agent, "action": action_id, "reason": reason}}
         self.rewards[agent] = ILLEGAL_MOVE_REWARD
         self._accumulate_rewards()
+
+
+@functools.cache
+def _mask_box(size: int) -> spaces.Box:
+    return spaces.Box(0, 1, (size,), dtype=np.int8)
 
 
 def _new_env(game: str) -> HiddenRoleEnv:

@@ -66,6 +66,7 @@ class GameDefinition:
     default_max_turns: Callable[[Any], int | None]  # the turn limit of a configuration when none is given
     turn_unit: str = "turns"  # what `max_turns` counts
     fixed_roles: FixedRoles | None = None
+    batched: str | None = None  # "module:Class" of the batched engine (JAX), built as Class(config, reward_mode)
     doc: str = ""  # the reference docs, with `{arguments}` and `{observation}` where the tables go
 
     @property

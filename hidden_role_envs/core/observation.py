@@ -15,7 +15,8 @@ three moments:
 
 - at event time, its handlers (a `ByKind` table) write what an event tells
   the seats that saw it, into `known[name]` (a private block has a leading
-  axis of seats: `known[name][seat]`);
+  axis of seats: `known[name][seat]`); a public block, which every seat
+  reads, is written only from facts every seat knows;
 - after the events of a step, `after_update` writes what is read off the
   public table (the decision in progress), once for every seat;
 - at encode time, `refresh(seat)` writes what is worth computing only for
@@ -126,14 +127,18 @@ class Schema:
         return "\n".join(rows)
 
 
-def _gather(layout: Layout) -> np.ndarray:
+def _gather(layout: Layout, compact: bool) -> np.ndarray:
+    """gather[seat]: where each entry of the seat's observation lies in the state (with every seat's private
+    blocks), or in a compact state that holds only that seat's (`compact`, the batched engine's)."""
     n = layout.num_seats
     gather = np.empty((n, layout.size), dtype=np.intp)
+    fields = layout.compact_fields if compact else layout.state_fields
     for block in layout.blocks:
-        base = layout.state_fields[block.name].start
+        base = fields[block.name].start
         size = prod(block.shape)
         for seat in range(n):
-            index = np.arange(size).reshape(block.shape) + base + (seat * size if block.private else 0)
+            own = seat * size if block.private and not compact else 0
+            index = np.arange(size).reshape(block.shape) + base + own
             for axis, per in block.rotate.items():
                 seats = [(seat + k) % n for k in range(n)]
                 order = [s * per + j for s in seats for j in range(per)]
@@ -171,7 +176,9 @@ class Layout:
     def __deepcopy__(self, memo: dict) -> Layout:
         return self  # never changed once built: copies of a game share it
 
+    @cached_property
     def box(self) -> spaces.Box:
+        """The observation space (built once: a Box costs milliseconds, and envs of a configuration share it)."""
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -189,7 +196,22 @@ class Layout:
     @cached_property
     def gather(self) -> np.ndarray:
         """gather[seat]: where each entry of that seat's observation lies in the state (shared, read-only)."""
-        return _gather(self)
+        return _gather(self, compact=False)
+
+    @cached_property
+    def compact_fields(self) -> dict[str, slice]:
+        """Where each block lies in a state that holds one seat's private blocks only (the blocks' own order)."""
+        fields, start = {}, 0
+        for block in self.blocks:
+            size = prod(block.shape)
+            fields[block.name] = slice(start, start + size)
+            start += size
+        return fields
+
+    @cached_property
+    def compact_gather(self) -> np.ndarray:
+        """gather[seat] into the compact state of that seat: the batched engine builds that state, then gathers."""
+        return _gather(self, compact=True)
 
     def entries(self, names) -> np.ndarray:
         """Where every entry of the named PUBLIC blocks lies in the state, to clear them with one assignment."""

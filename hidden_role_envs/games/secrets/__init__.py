@@ -142,6 +142,7 @@ GAME = GameDefinition(
     describe_table=text.describe_table,
     scripted_player=SecretsScriptedPlayer,
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    batched="hidden_role_envs.games.secrets.batched:SecretsBatched",
     doc=__doc__,
 )
 __doc__ = GAME.reference

@@ -126,21 +126,16 @@ class SecretsObserver(Observer):
         # the cards put at the bottom of the deck, oldest first, as each seat knows them (a probability per character)
         self.bottom: list[list[np.ndarray]] = [[] for _ in range(n)]
         self._unchosen: dict[int, np.ndarray] = {}  # the card not chosen this turn, as each seat not choosing sees it
-        self._dealt = False  # the deal's looks (early intelligence) are not recorded as looks
-
-    def reset(self, table, events) -> None:
-        super().reset(table, events)
-        self._dealt = True
+        self._bottom_changed: set[int] = set()  # seats whose deck_bottom block is to write again
 
     # --- event time -------------------------------------------------------
 
     def _looked(self, e) -> None:
         self.beliefs.see(e.seen_by, e.place, e.identity)
         self._beliefs_changed(e.seen_by)
-        if self._dealt and e.looker != NOBODY:  # the looker's own record of its look
-            self.known["looks"][e.looker, e.place] += 1
 
     def _looked_unseen(self, e) -> None:
+        """A look every other seat watched: with the looker's own, it is public, so the shared record counts it."""
         self.known["looks"][e.looker, e.place] += 1
 
     def _swapped(self, e) -> None:
@@ -162,6 +157,7 @@ class SecretsObserver(Observer):
             if len(kept) > left:  # the deck got shorter than what is known of its bottom: the top of that was drawn
                 del kept[: len(kept) - left]
             kept += [_certain(card) for card in duplicates]
+            self._bottom_changed.add(s)
 
     def _card_chosen(self, e) -> None:
         """The chooser knows which card went to the bottom."""
@@ -170,6 +166,7 @@ class SecretsObserver(Observer):
             shown = self.table.revealed
             other = shown[1] if e.card == shown[0] else shown[0]
             self.bottom[s].append(_certain(other))
+            self._bottom_changed.add(s)
 
     def _card_chosen_unseen(self, e) -> None:
         """The others know the card at the bottom is one of the two shown, not which, until the Offer's card is turned up."""
@@ -178,6 +175,7 @@ class SecretsObserver(Observer):
         for s in e.seen_by:
             self.bottom[s].append(either.copy())
             self._unchosen[s] = self.bottom[s][-1]
+            self._bottom_changed.add(s)
 
     def _card_revealed(self, e) -> None:
         for s in e.seen_by:
@@ -185,6 +183,7 @@ class SecretsObserver(Observer):
         for s, unchosen in self._unchosen.items():  # the other card shown is the one at the bottom
             other = int(np.flatnonzero((unchosen > 0) & (np.arange(C) != e.card))[0])
             unchosen[:] = _certain(other)
+            self._bottom_changed.add(s)
         self._unchosen = {}
         active, _, claim = self._offer
         self.known["offered_cards"][active, e.card] += 1
@@ -258,16 +257,19 @@ class SecretsObserver(Observer):
             state[at["to_act"] + table.to_act] = 1
         state[at["turn"]] = table.turn
         state[at["deck_size"]] = table.deck_size
+        for seat in self._bottom_changed:
+            bottom = self.known["deck_bottom"][seat]
+            bottom.fill(0)
+            known = self.bottom[seat][-BOTTOM:][::-1]  # the bottom card first
+            if known:
+                bottom[: len(known)] = known
+        self._bottom_changed.clear()
 
     def refresh(self, seat: int) -> None:
         offered = self.known["offered_card"][seat]
         offered.fill(0)
         if self.known_offer[seat] != NOBODY:
             offered[self.known_offer[seat]] = 1
-        bottom = self.known["deck_bottom"][seat]
-        bottom.fill(0)
-        for row, card in enumerate(reversed(self.bottom[seat][-BOTTOM:])):
-            bottom[row] = card
         if self._stale_beliefs[seat]:
             self.known["identity"][seat] = self.beliefs.marginals(seat)
             self.known["teammate"][seat] = self.beliefs.same_kind(seat, seat, TEAMS)[: self.num_players]

@@ -1,0 +1,237 @@
+"""The batched engine: a game's rules as pure JAX functions of fixed-shape arrays, thousands of games at once.
+
+The PettingZoo env is the readable reference; each game's batched twin
+(`games/<game>/batched.py`) reproduces it move for move: the same deal and
+the same actions give the same observation (the same layout, every block),
+mask, rewards and ends, which the parity tests check. The API is Pgx's
+(`pgx.core.Env`), so code written for Pgx runs on it:
+
+    env = hidden_role_envs.batched.make("secrets", num_players=5)
+    state = jax.vmap(env.init)(keys)                   # one game per key
+    state = jax.vmap(env.step)(state, actions, keys)   # one action per game
+    observation = jax.vmap(env.observe, (0, None))(state, seat)
+
+A `State` carries `current_player`, `observation` (the current player's),
+`legal_action_mask` (bool), `rewards` (one per seat, this step's),
+`terminated`, `truncated`, and the game's own arrays in `game`.
+
+`step` is one template for every game, as in Pgx: a game already over
+stays as it is with zero rewards; an illegal action ends the game with -1
+for the mover and 0 for everyone else (`illegal="penalize"` of `env()`); the
+turn limit truncates. Unlike Pgx, the mask of a finished game is all False,
+as `env()`'s is. `auto_reset` deals a new game where one ended.
+
+Fixed deals come from the Python side: `env.setup({...})` reads the same
+`setup` as `env().reset(options={"setup": ...})` (checked the same way) into
+arrays, and `env.init(key, setup)` deals it; `stack` batches several.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise ImportError("the batched engine needs JAX: pip install 'hidden_role_envs[jax]'") from error
+
+from hidden_role_envs.core.observation import Layout
+
+
+def pytree(cls):
+    """A frozen dataclass that JAX sees as a tree of arrays (so it goes through jit, vmap and scan)."""
+    cls = dataclasses.dataclass(frozen=True)(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    jax.tree_util.register_dataclass(cls, data_fields=names, meta_fields=[])
+    cls.replace = dataclasses.replace
+    return cls
+
+
+@pytree
+class State:
+    current_player: jax.Array
+    observation: jax.Array
+    legal_action_mask: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    _step_count: jax.Array
+    game: Any
+
+
+class BatchedGame(ABC):
+    """A game's twin: its rules as pure functions of its state (a `pytree`), for one game; vmap makes many."""
+
+    num_players: int
+    num_actions: int
+    layout: Layout  # the reference's, so the observation is the same vector
+
+    @abstractmethod
+    def setup(self, setup: dict) -> dict:
+        """The arrays of a fixed deal, read and checked at the Python boundary (no tracing here)."""
+
+    @abstractmethod
+    def init(self, key: jax.Array, deal: dict) -> Any:
+        """A new game: the fixed parts of `deal`, the rest drawn with `key`."""
+
+    @abstractmethod
+    def step(self, game: Any, action: jax.Array, key: jax.Array) -> tuple[Any, jax.Array]:
+        """Apply a legal action; the new state and this step's rewards (one per seat)."""
+
+    @abstractmethod
+    def legal_mask(self, game: Any) -> jax.Array:
+        """bool[num_actions] for the seat to act (all False once over)."""
+
+    @abstractmethod
+    def current_player(self, game: Any) -> jax.Array: ...
+
+    @abstractmethod
+    def is_over(self, game: Any) -> jax.Array: ...
+
+    @abstractmethod
+    def turns_played(self, game: Any) -> jax.Array:
+        """What `max_turns` counts."""
+
+    @abstractmethod
+    def blocks(self, game: Any, seat: jax.Array) -> dict[str, jax.Array]:
+        """Every block of `seat`'s observation in absolute seat order (its own private blocks only)."""
+
+
+class BatchedEnv:
+    """A game's batched engine with Pgx's API (see the module docs)."""
+
+    def __init__(self, definition, config, game: BatchedGame, max_turns: int | None):
+        self.definition = definition
+        self.config = config
+        self.game = game
+        self.max_turns = max_turns
+        self.layout = game.layout
+        self.observation_fields = dict(self.layout.fields)
+        self.action_names = definition.actions(config).names
+        self._gather = jnp.asarray(self.layout.compact_gather, dtype=jnp.int32)
+        self._order = [b.name for b in self.layout.blocks]
+        self._shapes = dict(self.layout.shapes)
+
+    # --- Pgx's properties -------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.definition.name
+
+    @property
+    def version(self) -> str:
+        return f"v{self.definition.version}"
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.game.num_actions
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.layout.size,)
+
+    # --- the API ------------------------------------------------------------------
+
+    def setup(self, setup: dict | None) -> dict:
+        """A `setup` dict (as `env().reset(options={"setup": ...})` takes it) as arrays for `init`."""
+        return {} if not setup else self.game.setup(setup)
+
+    def init(self, key: jax.Array, setup: dict | None = None) -> State:
+        game = self.game.init(key, {} if setup is None else setup)
+        return self._observed(
+            State(
+                current_player=self.game.current_player(game),
+                observation=jnp.zeros(self.layout.size, jnp.float32),
+                legal_action_mask=self.game.legal_mask(game),
+                rewards=jnp.zeros(self.num_players, jnp.float32),
+                terminated=self.game.is_over(game),
+                truncated=jnp.bool_(False),
+                _step_count=jnp.int32(0),
+                game=game,
+            )
+        )
+
+    def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+        key = jax.random.PRNGKey(0) if key is None else key
+        action = jnp.asarray(action, jnp.int32)
+        done = state.terminated | state.truncated
+        in_range = (action >= 0) & (action < self.num_actions)
+        legal = in_range & state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
+        game, rewards = self.game.step(state.game, jnp.where(legal, action, 0), key)
+        mover = state.current_player
+        penalty = jnp.zeros(self.num_players, jnp.float32).at[mover].set(-1.0)
+        played = jax.tree_util.tree_map(lambda new, old: jnp.where(legal & ~done, new, old), game, state.game)
+        terminated = jnp.where(done, state.terminated, jnp.where(legal, self.game.is_over(game), True))
+        turns = self.game.turns_played(played)
+        limit = jnp.int32(2**30 if self.max_turns is None else self.max_turns)
+        truncated = jnp.where(done, state.truncated, ~terminated & (turns >= limit))
+        over = terminated | truncated
+        new = State(
+            current_player=self.game.current_player(played),
+            observation=state.observation,
+            legal_action_mask=jnp.where(over, False, self.game.legal_mask(played)),
+            rewards=jnp.where(done, 0.0, jnp.where(legal, rewards, penalty)).astype(jnp.float32),
+            terminated=terminated,
+            truncated=truncated,
+            _step_count=state._step_count + jnp.where(done, 0, 1),
+            game=played,
+        )
+        return self._observed(new)
+
+    def observe(self, state: State, seat: jax.Array) -> jax.Array:
+        """`seat`'s observation, the vector `env().observe(f"player_{seat}")["observation"]` gives."""
+        blocks = self.game.blocks(state.game, jnp.asarray(seat, jnp.int32))
+        compact = jnp.concatenate([jnp.ravel(blocks[name]).astype(jnp.float32) for name in self._order])
+        return compact[self._gather[seat]]
+
+    def _observed(self, state: State) -> State:
+        return state.replace(observation=self.observe(state, state.current_player))
+
+
+def auto_reset(step, init):
+    """`step` that deals a new game (`init(key)`) where one ended, keeping that step's rewards and ends (Pgx's)."""
+
+    def stepped(state: State, action: jax.Array, key: jax.Array) -> State:
+        step_key, init_key = jax.random.split(key)
+        state = step(state, action, step_key)
+        fresh = init(init_key).replace(terminated=state.terminated, truncated=state.truncated, rewards=state.rewards)
+        over = state.terminated | state.truncated
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state)
+
+    return stepped
+
+
+def stack(setups: list[dict]) -> dict:
+    """Several arrays from `setup` (one per game, the same keys) as one batch for `jax.vmap(env.init)`."""
+    if not setups:
+        return {}
+    keys = setups[0].keys()
+    if any(s.keys() != keys for s in setups):
+        raise ValueError("stacked setups must fix the same parts of the deal")
+    return {key: jnp.asarray(np.stack([np.asarray(s[key]) for s in setups])) for key in keys}
+
+
+def shuffle(bits: jax.Array, items: jax.Array) -> jax.Array:
+    """`items` in a uniformly random order, given one random uint32 per item (`jax.random.bits`).
+
+    Each item is ranked by its number (ties broken by position); a sort would cost four times as much
+    on a CPU. (26 random bits each: a tie, and its tiny bias, needs two equal draws of 26 bits.)
+    """
+    numbers = (bits >> 6) * 64 + jnp.arange(items.shape[0], dtype=jnp.uint32)
+    rank = (numbers[None, :] < numbers[:, None]).sum(axis=1)
+    return jnp.zeros_like(items).at[rank].set(items)
+
+
+def one_hot(index: jax.Array, size: int) -> jax.Array:
+    """One-hot of `index` (all zeros for a negative index: NOBODY)."""
+    return (jnp.arange(size) == index).astype(jnp.float32)
+

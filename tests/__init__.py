@@ -1,0 +1,1 @@
+"""The test suites; a package, so that its modules win over any other top-level `tests` installed."""
