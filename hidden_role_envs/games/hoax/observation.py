@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from hidden_role_envs.core.events import ByKind
 from hidden_role_envs.core.observation import Block, Observer, Schema
-from hidden_role_envs.core.seats import NOBODY
+from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.games.hoax import events as ev
 from hidden_role_envs.games.hoax.actions import DECISIONS
 from hidden_role_envs.games.hoax.cards import NUM_CHARACTERS, NUM_RESOURCES, RESOURCES, SUPPLY, SUPPLY_PER_TYPE
@@ -218,7 +218,7 @@ class HoaxObserver(Observer):
                 text = names[ranked[0]]
             else:
                 text = ", ".join(f"{names[c]} {probs[c]:.0%}" for c in ranked if probs[c] > 0)
-            lines.append(f"  player_{other}: {text}")
+            lines.append(f"  {agent_name(other)}: {text}")
         held = self.table.resources[seat]
         lines.append("  you hold " + ", ".join(f"{int(k)} {r}" for k, r in zip(held, RESOURCES)))
         return "\n".join(lines)
