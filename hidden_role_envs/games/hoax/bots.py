@@ -7,7 +7,7 @@ and nothing else (no engine state, no other seat's view):
     from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
 
     env = hoax_v0.env(num_players=5)
-    bot = HoaxScriptedPlayer(num_players=5, seed=0)
+    bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -62,32 +62,23 @@ import numpy as np
 from hidden_role_envs.games.hoax.actions import (
     ACCUSE,
     CALL,
+    CAST_VOTE,
     CLAIM,
     END_TURN,
     HOAX_CALL,
+    IMMUNE,
     IMMUNITY,
     INVESTIGATE,
     NO_CALL,
     NO_IMMUNITY,
     PICK,
-    THUMBS_DOWN,
-    THUMBS_UP,
     TURN,
     VOTE,
-    HoaxActions,
+    hoax_actions,
 )
+from hidden_role_envs.games.hoax.config import HoaxConfig
 from hidden_role_envs.games.hoax.observation import hoax_layout
-from hidden_role_envs.games.hoax.privileges import (
-    EACH_NEIGHBOUR,
-    EACH_OTHER,
-    GIVE,
-    NAMED,
-    SWAP,
-    TAKE,
-    CharacterSheet,
-    Effect,
-)
-from hidden_role_envs.games.hoax.sheet import HOUSE_SHEET
+from hidden_role_envs.games.hoax.privileges import EACH_NEIGHBOUR, EACH_OTHER, GIVE, NAMED, SWAP, TAKE, Effect
 
 CERTAIN = 0.999  # knowledge at least this sure counts as proof
 OTHERS_WEIGHT = 0.25  # how much an option's gifts to opponents count against it
@@ -133,15 +124,16 @@ class HoaxScriptedPlayer:
     """A heuristic Hoax player that reads only its seat's observation dict.
 
     `player(observation_dict)` returns a legal action id; `seed` makes the
-    choice among equally good actions reproducible. Pass the game's
-    `character_sheet` when it is not the house sheet.
+    choice among equally good actions reproducible. It plays the table of
+    `config` (its player count and character sheet), whose layout it reads
+    the observation with.
     """
 
-    def __init__(self, num_players: int, seed: int | None = None, character_sheet=None):
-        self.num_players = num_players
-        self.sheet = CharacterSheet(HOUSE_SHEET if character_sheet is None else character_sheet)
-        self.layout = hoax_layout(num_players, self.sheet)
-        self.actions = HoaxActions(num_players, self.sheet)
+    def __init__(self, config: HoaxConfig, seed: int | None = None):
+        self.num_players = config.num_players
+        self.sheet = config.sheet
+        self.layout = hoax_layout(config)
+        self.actions = hoax_actions(config)
         self.rng = np.random.default_rng(seed)
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
@@ -150,23 +142,23 @@ class HoaxScriptedPlayer:
             raise ValueError("no legal action in the mask: this seat is not asked to decide")
         views = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
         view = _View(views)
-        decision = self.actions.meaning[legal[0]][0]  # every legal action answers the same decision
-        by_verb: dict[str, list[int]] = {}
+        decision = int(np.argmax(views["decision"]))
+        by_kind: dict[int, list[int]] = {}
         for action in legal:
-            by_verb.setdefault(self.actions.meaning[action][1], []).append(action)
+            by_kind.setdefault(self.actions.kind[action], []).append(action)
         if decision == PICK:
-            return self._best(legal, lambda a: -view.resources[0, self.actions.meaning[a][2][0]])
+            return self._best(legal, lambda a: -view.resources[0, self.actions.args[a]])
         if decision == TURN:
-            return self._turn(by_verb, view)
+            return self._turn(by_kind, view)
         if decision in (HOAX_CALL, VOTE):
             claimant, character = view.claim_in_question(views)
             proven_false = view.knowledge[claimant, character] < 1 - CERTAIN
             if decision == HOAX_CALL:
-                return by_verb[CALL if proven_false else NO_CALL][0]
-            return by_verb[THUMBS_DOWN if proven_false else THUMBS_UP][0]
+                return by_kind[CALL if proven_false else NO_CALL][0]
+            return self.actions.id_of(CAST_VOTE, -1 if proven_false else 1)
         if decision == IMMUNITY:
-            own = self.actions.immune_ids[view.character]
-            return int(own) if own in legal else by_verb[NO_IMMUNITY][0]
+            own = self.actions.id_of(IMMUNE, view.character)
+            return own if own in legal else by_kind[NO_IMMUNITY][0]
         raise ValueError(f"unknown decision {decision}")
 
     def _best(self, actions: list[int], score) -> int:
@@ -175,24 +167,24 @@ class HoaxScriptedPlayer:
         ties = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
         return int(ties[0] if len(ties) == 1 else self.rng.choice(ties))
 
-    def _turn(self, by_verb: dict[str, list[int]], view: _View) -> int:
-        meaning = self.actions.meaning
+    def _turn(self, by_kind: dict[int, list[int]], view: _View) -> int:
+        args = self.actions.args
         certain = {
             s: int(np.argmax(view.knowledge[s]))
             for s in range(1, self.num_players)
             if view.live[s] and view.knowledge[s].max() >= CERTAIN
         }
-        for action in by_verb.get(ACCUSE, []):
-            offset, character = meaning[action][2]
+        for action in by_kind.get(ACCUSE, []):
+            offset, character = args[action]
             if certain.get(offset) == character:
                 return action
-        own_claims = [a for a in by_verb.get(CLAIM, []) if meaning[a][2][0] == view.character]
+        own_claims = [a for a in by_kind.get(CLAIM, []) if args[a][0] == view.character]
         if own_claims:
-            return self._best(own_claims, lambda a: self._claim_value(meaning[a][2], view))
-        unsure = [a for a in by_verb.get(INVESTIGATE, []) if meaning[a][2][0] not in certain]
+            return self._best(own_claims, lambda a: self._claim_value(args[a], view))
+        unsure = [a for a in by_kind.get(INVESTIGATE, []) if args[a] not in certain]
         if unsure:
-            return self._best(unsure, lambda a: _entropy(view.knowledge[meaning[a][2][0]]))
-        return by_verb[END_TURN][0]
+            return self._best(unsure, lambda a: _entropy(view.knowledge[args[a]]))
+        return by_kind[END_TURN][0]
 
     def _claim_value(self, args: tuple, view: _View) -> float:
         """Own holdings minus a share of the opponents' after the option resolves (immunities ignored)."""

@@ -5,7 +5,7 @@ import pytest
 
 from hidden_role_envs import hoax_v0
 from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
-from hidden_role_envs.games.hoax.sheet import HOUSE_SHEET
+from tests.games.hoax.facts import MAID_SHEET
 
 
 def play_game(env, policies, seed):
@@ -26,15 +26,22 @@ def play_game(env, policies, seed):
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_a_table_of_scripted_players_plays_legal_games(n):
     env = hoax_v0.env(num_players=n, max_turns=30)
-    bot = HoaxScriptedPlayer(n, seed=0)
+    bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for seed in range(5):
         play_game(env, [bot] * n, seed)
+
+
+def test_the_scripted_player_plays_a_replacement_sheet():
+    env = hoax_v0.env(num_players=4, max_turns=30, character_sheet=MAID_SHEET)
+    bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
+    for seed in range(5):
+        play_game(env, [bot] * 4, seed)
 
 
 def test_the_scripted_player_beats_random_play():
     n, games = 4, 300
     env = hoax_v0.env(num_players=n)
-    bot = HoaxScriptedPlayer(n, seed=0)
+    bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     rng = np.random.default_rng(0)
 
     def random_policy(obs):
@@ -53,7 +60,7 @@ def test_the_scripted_player_beats_random_play():
 def test_the_scripted_player_claims_its_own_character_and_answers_with_its_own_immunity():
     env = hoax_v0.env(num_players=3)
     env.reset(seed=0, options={"setup": {"characters": ["Lover", "Son-in-Law", "Chef"], "first_player": 1}})
-    bot = HoaxScriptedPlayer(3, seed=0, character_sheet=HOUSE_SHEET)
+    bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for name in ("pick Cash", "pick Cash", "pick Cash", "claim Son-in-Law Cash", "no hoax", "no hoax"):
         env.step(env.unwrapped.string_to_action(name))
     assert env.agent_selection == "player_2"  # the Chef is asked first: it may bluff the Lover's immunity
@@ -66,7 +73,7 @@ def test_the_scripted_player_claims_its_own_character_and_answers_with_its_own_i
 def test_the_scripted_player_calls_hoax_only_on_claims_it_knows_are_false():
     env = hoax_v0.env(num_players=3)
     env.reset(seed=0, options={"setup": {"characters": ["Lover", "Son-in-Law", "Chef"], "first_player": 1}})
-    bot = HoaxScriptedPlayer(3, seed=0)
+    bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for name in ("pick Cash", "pick Cash", "pick Cash", "claim Lover Evidence"):
         env.step(env.unwrapped.string_to_action(name))
     assert env.unwrapped.action_to_string(bot(env.observe("player_2"))) == "no hoax"  # the Chef cannot tell
@@ -83,4 +90,4 @@ def test_the_scripted_player_refuses_an_empty_mask():
     env.reset(seed=0)
     idle = next(a for a in env.possible_agents if a != env.agent_selection)
     with pytest.raises(ValueError, match="no legal action"):
-        HoaxScriptedPlayer(3)(env.observe(idle))
+        HoaxScriptedPlayer(env.unwrapped.config)(env.observe(idle))

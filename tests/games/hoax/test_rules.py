@@ -25,7 +25,11 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import hoax_v0
-from tests.support import check_allowed, check_forbidden, check_legal, one_hot
+from hidden_role_envs.games.hoax import events as ev
+from hidden_role_envs.games.hoax.actions import ACCUSE, VOTE
+from hidden_role_envs.games.hoax.cards import SUPPLY
+from tests.games.hoax import facts
+from tests.support import check_allowed, check_forbidden, check_legal, one_hot, play_trace, uniform_choice
 from tests.support import relative as rel
 
 BUT, SIL, EXW, LOV, COU, CHEF, GAR = "Butler", "Son-in-Law", "Ex-Wife", "Lover", "Distant Cousin", "Chef", "Gardener"
@@ -67,16 +71,25 @@ def vote(claimant: int, n: int, caller: int, down: set[int], holder: int | None 
 
 
 def holding(resources: dict[int, tuple[int, int, int]]) -> Callable:
-    """A step that sets seats' (Cash, Evidence, Prestige), taking from or returning to the supply."""
+    """A step that sets seats' (Cash, Evidence, Prestige), taking from or returning to the supply.
+
+    Every seat sees the tokens move, as it would see a privilege move them.
+    """
 
     def apply(env):
-        table = env.unwrapped.engine.table
+        engine = env.unwrapped.engine
+        table = engine.table
+        moves = []
         for seat, held in resources.items():
             for r, (before, after) in enumerate(zip(table.resources[seat], held)):
                 table.supply[r] += before - after
+                if after != before:
+                    giver, taker = (SUPPLY, seat) if after > before else (seat, SUPPLY)
+                    moves.append(ev.Moved(engine.everyone, giver, taker, r, abs(after - before)))
             table.resources[seat] = list(held)
         assert min(table.supply) >= 0, "holding() asked for more than the supply has"
-        env.unwrapped.engine._ask(table.decision, table.to_act)  # the mask follows the new holdings
+        engine._ask(table.decision, table.to_act)  # the mask follows the new holdings
+        env.unwrapped.observer.update(moves)
 
     return apply
 
@@ -544,7 +557,7 @@ def test_taking_from_an_empty_supply_gets_nothing():
     env = new_env(4, FOUR)
     play(env, START + [holding({1: (7, 1, 0)})])  # every Cash left in the supply goes to seat 1
     play(env, ["0: claim Butler +2"] + no_calls(0, 4))
-    assert "nothing_to_take" in [e.kind for e in env.unwrapped.last_events]
+    assert any(isinstance(e, ev.NothingToTake) for e in env.unwrapped.last_events)
     check(env, {"resources": {0: (1, 0, 0), 2: (0, 0, 2)}, "supply": (0, 8, 7)})
 
 
@@ -792,12 +805,12 @@ def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator
         play(env, FIVE_START + [holding({0: (1, 1, 1)})])
         before = {s: block(env, s, "knowledge").copy() for s in range(1, 5)}
         play(env, ["0: investigate +3"])
-        shown = [e for e in env.unwrapped.last_events if e.kind == "shown"]
+        shown = [e for e in env.unwrapped.last_events if isinstance(e, ev.Shown)]
         assert len(shown) == 1 and shown[0].seen_by == (0,)
-        _, target, cards = shown[0].data
+        target, cards = shown[0].target, shown[0].cards
         assert target == 3 and len(set(cards)) == 4 and CHARACTERS.index(COU) in cards
-        public = [e for e in env.unwrapped.last_events if e.kind == "investigated"]
-        assert public[0].seen_by == (0, 1, 2, 3, 4) and public[0].data == (0, 3)
+        public = [e for e in env.unwrapped.last_events if isinstance(e, ev.Investigated)]
+        assert public[0].seen_by == (0, 1, 2, 3, 4) and (public[0].investigator, public[0].target) == (0, 3)
         others = [c for c in cards if c != CHARACTERS.index(BUT)]  # the investigator is the Butler
         expected = {CHARACTERS[c]: 1 / len(others) for c in others}
         check(env, {"knowledge": {(0, 3): expected}, "resources": {0: (0, 0, 0)}, "ask": ("turn", 0)})
@@ -811,7 +824,7 @@ def test_the_three_other_suspicion_cards_are_drawn_at_random():
         env = hoax_v0.env(num_players=5)
         env.reset(seed=seed, options={"setup": {"characters": FIVE, "first_player": 0}})
         play(env, FIVE_START + [holding({0: (1, 1, 1)}), "0: investigate +1"])
-        drawn.add(next(e.data[2] for e in env.unwrapped.last_events if e.kind == "shown"))
+        drawn.add(next(e.cards for e in env.unwrapped.last_events if isinstance(e, ev.Shown)))
     assert len(drawn) > 10
     assert all(CHARACTERS.index(SIL) in cards for cards in drawn)
 
@@ -904,26 +917,6 @@ def test_the_turn_limit_truncates():
 
 # --- bad input -----------------------------------------------------------------
 
-BAD_ARGUMENTS = [
-    ({"num_players": 2}, ["num_players", "3 to 6"]),
-    ({"num_players": 7}, ["num_players", "3 to 6"]),
-    ({"num_players": "4"}, ["num_players"]),
-    ({"max_turns": 0}, ["max_turns"]),
-    ({"reward": "score"}, ["reward", "'win'"]),
-    ({"illegal": "ignore"}, ["illegal"]),
-    ({"render_mode": "rgb_array"}, ["render_mode"]),
-    ({"character_sheet": "house"}, ["character_sheet", "sequence"]),
-]
-
-
-@pytest.mark.parametrize("kwargs, fragments", BAD_ARGUMENTS, ids=lambda x: str(x))
-def test_bad_constructor_arguments(kwargs, fragments):
-    with pytest.raises(ValueError) as error:
-        hoax_v0.env(**kwargs)
-    for fragment in fragments:
-        assert fragment in str(error.value)
-
-
 SON_IN_LAW_FIRST = [SIL, BUT, EXW, COU, LOV]
 ILLEGAL = [
     ("a pick when the turn is asked", FOUR, START, "pick Cash", ["play the turn"]),
@@ -989,3 +982,123 @@ def test_bad_setup_raises(name, setup, fragment):
     env = hoax_v0.env(num_players=4)
     with pytest.raises(ValueError, match=fragment):
         env.reset(seed=0, options={"setup": setup})
+
+
+# --- actions, text and whole games ----------------------------------------------
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_the_house_sheet_has_28_plus_15_per_other_player_actions(n):
+    assert hoax_v0.env(num_players=n).action_space("player_0").n == 28 + 15 * (n - 1)
+
+
+def test_documented_action_examples_at_five_players():
+    env = hoax_v0.env(num_players=5).unwrapped
+    assert env.action_space("player_0").n == 88
+    assert env.string_to_action("claim Chef Cash +2") == 20
+    assert env.action_to_string(20) == "claim Chef Cash +2"
+    assert env.string_to_action("accuse +1 as Butler") == 47
+    expected = {0: "pick Cash", 3: "claim Butler +1", 42: "claim Gardener Prestige +4", 43: "investigate +1",
+                75: "end turn", 76: "call hoax", 78: "thumbs up", 80: "immune as Butler", 87: "no immunity"}
+    assert {a: env.action_to_string(a) for a in expected} == expected
+
+
+def test_the_default_turn_limit_is_100():
+    assert hoax_v0.env().unwrapped.max_turns == 100
+    assert hoax_v0.env(max_turns=None).unwrapped.max_turns is None
+
+
+def test_the_first_player_and_the_deal_are_drawn_from_the_seed():
+    env = hoax_v0.env(num_players=5)
+    deals, firsts = set(), set()
+    for seed in range(20):
+        env.reset(seed=seed)
+        deals.add(tuple(env.unwrapped.engine.characters))
+        firsts.add(env.unwrapped.engine.first_player)
+    assert len(deals) == 20 and firsts == {0, 1, 2, 3, 4}
+
+
+def test_ansi_render_shows_the_table_and_the_opening_pick():
+    env = hoax_v0.env(num_players=5, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "Hoax, 5 players" in text and "supply: 9 Cash, 9 Evidence, 9 Prestige" in text
+    assert "Legal actions: pick Cash, pick Evidence, pick Prestige" in text
+
+
+def test_render_never_shows_another_seat_its_hidden_facts():
+    env = new_env(4, [BUT, CHEF, LOV, GAR], render_mode="ansi")
+    play(env, opening(4))
+    text = env.render()  # player_0 to act
+    assert "you are the Butler" in text
+    assert "Chef" not in text.split("View of player_0:")[0]  # the public part names no character
+
+
+def calm(rng, env, legal):
+    """Random legal play that accuses one time in ten, so games last long enough to see a lot."""
+    kinds = env.unwrapped.actions.kind
+    quiet = [a for a in legal if kinds[a] != ACCUSE]
+    return int(rng.choice(quiet if quiet and rng.random() < 0.9 else legal))
+
+
+def test_calm_games_show_every_kind_of_event_to_its_seats_as_a_line():
+    env = hoax_v0.env(num_players=4, render_mode="ansi", max_turns=40)
+    kinds = set()
+    for seed in range(20):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            for event in env.unwrapped.last_events:
+                kinds.add(type(event))
+                for viewer in event.seen_by:
+                    line = env.unwrapped.describe_event(event, viewer)
+                    assert line or type(event) in (ev.PrivilegeDone, ev.TurnEnded), event
+            env.step(None if terminated or truncated else calm(rng, env, np.flatnonzero(obs["action_mask"])))
+    assert {ev.Claimed, ev.ImmunityClaimed, ev.VotesRevealed, ev.Shown, ev.Accused, ev.Swapped, ev.GameOver} <= kinds
+
+
+def test_a_copy_made_during_a_vote_keeps_the_ballots_secret_and_exact():
+    env = hoax_v0.env(num_players=5, max_turns=40)
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    call = env.unwrapped.string_to_action("call hoax")
+    while env.unwrapped.engine.table.decision != VOTE or not env.unwrapped.engine._ballots:
+        legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+        env.step(call if call in legal else int(rng.choice(legal)))
+    twin = pickle.loads(pickle.dumps(env))
+    assert twin.unwrapped.engine._ballots == env.unwrapped.engine._ballots
+
+    assert play_trace(twin, uniform_choice(np.random.default_rng(3))) == play_trace(
+        env, uniform_choice(np.random.default_rng(3))
+    )
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_cautious_games_reach_votes_immunities_and_the_turn_limit_keeping_every_invariant(n):
+    """Uniform play accuses a lot and ends within a few turns; these games seldom accuse, so they last."""
+    rng = np.random.default_rng(2000 + n)
+    outcomes = set()
+    for seed in range(100):
+        env = hoax_v0.env(num_players=n, max_turns=40)
+        env.reset(seed=seed)
+        engine = env.unwrapped.engine
+        received = dict.fromkeys(env.possible_agents, 0.0)
+        for step, agent in enumerate(env.agent_iter()):
+            obs, reward, terminated, truncated, info = env.last()
+            received[agent] += reward
+            if terminated or truncated:
+                env.step(None)
+                continue
+            if step % 5 == 0:
+                facts.check_step(env)
+            env.step(calm(rng, env, np.flatnonzero(obs["action_mask"])))
+        if engine.is_over:
+            facts.check_end(env, info, received)
+            outcomes.add("truthful claim" if "truthfully" in info["result"] else "last left")
+        else:
+            assert engine.turns_played == 40
+            out = {f"player_{s}" for s, gone in enumerate(engine.table.eliminated) if gone}
+            assert received == {a: (-1.0 if a in out else 0.0) for a in env.possible_agents}
+            outcomes.add("truncated")
+    assert outcomes == {"truthful claim", "last left", "truncated"}

@@ -88,6 +88,8 @@ def test_the_observation_follows_the_sheet_options():
     env = hoax_v0.env(num_players=4, character_sheet=sheet)
     fields = env.unwrapped.observation_fields
     assert fields["claim_option"].stop - fields["claim_option"].start == 4
+    house = hoax_v0.env(num_players=4).unwrapped.observation_fields
+    assert house["claim_option"].stop - house["claim_option"].start == 3
 
 
 def test_text_names_the_characters_of_the_env_sheet():
@@ -103,10 +105,13 @@ def test_text_names_the_characters_of_the_env_sheet():
     assert "claims to be the Butler" in house.render_text(1)
 
 
-def test_envs_on_the_house_sheet_share_one_action_table_and_others_get_their_own():
+def test_envs_on_equal_sheets_share_one_action_table_and_others_get_their_own():
     house = hoax_v0.env(num_players=4).unwrapped.actions
     assert hoax_v0.env(num_players=4).unwrapped.actions is house
+    assert hoax_v0.env(num_players=4, character_sheet=list(HOUSE_SHEET)).unwrapped.actions is house
     renamed = sheet_with(0, ("Maid", *HOUSE_SHEET[0][1:]))
     other = hoax_v0.env(num_players=4, character_sheet=renamed).unwrapped.actions
     assert other is not house and "claim Maid +1" in other.names
+    again = sheet_with(0, ("Maid", *HOUSE_SHEET[0][1:]))
+    assert hoax_v0.env(num_players=4, character_sheet=again).unwrapped.actions is other
     assert hoax_v0.env(num_players=5).unwrapped.actions is not house
