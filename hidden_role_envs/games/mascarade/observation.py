@@ -104,6 +104,7 @@ class MascaradeObserver(Observer):
         config = self.config
         self.beliefs = PlaceBeliefs(config.counts, config.num_places, config.num_players)
         self.known["in_play"][:] = config.counts
+        self._announcement_shown = False  # entries of the announcement blocks are on in the state
 
     # --- event time -------------------------------------------------------
 
@@ -125,12 +126,11 @@ class MascaradeObserver(Observer):
         """The table's blocks, from the public table; the step's sightings wait to be corrected."""
         self.beliefs.end_step()
         table = self.table
-        known = self.known
-        coins = table.coins
-        known["coins"][:] = coins if max(coins) <= COIN_CAP else [min(c, COIN_CAP) for c in coins]
-        known["courthouse"][0] = min(table.courthouse, COIN_CAP)
         at = self._at
         state = self.state
+        coins = table.coins
+        self.known["coins"][:] = coins if max(coins) <= COIN_CAP else [min(c, COIN_CAP) for c in coins]
+        state[at["courthouse"]] = min(table.courthouse, COIN_CAP)
         state[self._turn_blocks] = 0
         state[at["active_player"] + table.active] = 1
         if table.to_act != NOBODY:
@@ -138,21 +138,28 @@ class MascaradeObserver(Observer):
             state[at["decision"] + table.decision] = 1
         state[at["preparation"]] = table.preparation
         state[at["forced_swap"]] = table.forced
-        state[self._announcement_blocks] = 0
-        if table.announcement != NOBODY:
+        if self._announcement_shown:
+            state[self._announcement_blocks] = 0
+        self._announcement_shown = table.announcement != NOBODY
+        if self._announcement_shown:
             self._write_announcement()
 
     def _write_announcement(self) -> None:
-        """The entries that are on in the blocks of the announcement in progress (cleared by the caller)."""
+        """The entries that are on in the blocks of the announcement in progress (cleared before)."""
         table = self.table
-        known = self.known
-        known["announcement"][table.announcement] = 1
-        known["announcer"][table.announcer] = 1
-        known["claimants"][table.claimants] = 1
-        known["claimed_cards"][table.claim_places] = 1
+        at = self._at
+        state = self.state
+        state[at["announcement"] + table.announcement] = 1
+        state[at["announcer"] + table.announcer] = 1
+        for seat in table.claimants:
+            state[at["claimants"] + seat] = 1
+        for place in table.claim_places:
+            state[at["claimed_cards"] + place] = 1
+        revealed = at["revealed"]
         for place, character in table.revealed.items():
-            known["revealed"][place, character] = 1
-        known["power_cards"][list(table.power_places)] = 1
+            state[revealed + place * K + character] = 1
+        for place in table.power_places:
+            state[at["power_cards"] + place] = 1
 
     def refresh(self, seat: int) -> None:
         self.known["knowledge"][seat] = self.beliefs.marginals(seat)
