@@ -40,13 +40,15 @@ def play_trace(env, choose: Callable[[dict], int], steps: int | None = None) -> 
 
 @dataclass
 class Twin:
-    """Two deals that differ in one hidden fact, and the seat that watches them.
+    """Two games that differ in one hidden fact, and the seat that watches them.
 
-    `learns(env_a, env_b, actor, action)` is the rulebook's own answer, worked
-    out from the hidden state and the action about to be played, never from
-    the engine's events: does this action let the watcher tell the two
-    games apart? Until it does, the watcher's observation and text must be
-    the same in both games; when it does, its observation must change.
+    The fact is in the deal (`setups`), or, in a game whose deal hides
+    nothing, in one choice made differently (`diverge`). `learns(env_a,
+    env_b, actor, action)` is the rulebook's own answer, worked out from the
+    hidden state and the action about to be played, never from the engine's
+    events: does this action let the watcher tell the two games apart? Until
+    it does, the watcher's observation and text must be the same in both
+    games; when it does, its observation must change.
     """
 
     setups: tuple[dict, dict]
@@ -56,6 +58,8 @@ class Twin:
     arguments: dict = field(default_factory=dict)
     # how the actions are chosen (env, rng, mask) -> action; uniformly among the legal ones by default
     choose: Callable[[Any, np.random.Generator, np.ndarray], int] | None = None
+    # (env_a, actor, action) -> the action game b plays instead, the first time it names one (None: the same)
+    diverge: Callable[[Any, int, int], int | None] | None = None
 
 
 @dataclass

@@ -1,10 +1,12 @@
 """Leak tests: a seat's observation and text depend on what it saw and on nothing else.
 
 Each game's tests declare twins (`facts.twins`): two deals that differ in
-one hidden fact, a watching seat, and the rulebook's own rule for when the
+one hidden fact (or, where the deal hides nothing, one choice made
+differently), a watching seat, and the rulebook's own rule for when the
 watcher can tell them apart, worked out from the hidden state and the
 actions, not from the engine's events (an event wrongly addressed to the
-watcher would otherwise go unnoticed). Both games get the same actions.
+watcher would otherwise go unnoticed). Both games get the same actions, but
+for that one choice.
 Until the watcher can tell them apart, its observation and its text must
 be the same in both; once it can, its observation must change.
 """
@@ -29,6 +31,7 @@ def run(game, n, twin) -> tuple[int, bool]:
     for env, setup in zip((a, b), twin.setups):
         env.reset(seed=twin.seed, options={"setup": setup})
     rng = np.random.default_rng(twin.seed)
+    diverge = twin.diverge
     watcher = f"player_{twin.watcher}"
     compared = 0
     while a.agents:
@@ -49,9 +52,13 @@ def run(game, n, twin) -> tuple[int, bool]:
         mask = a.observe(agent)["action_mask"]
         assert np.array_equal(mask, b.observe(agent)["action_mask"])
         action = twin.choose(a, rng, mask) if twin.choose else int(rng.choice(np.flatnonzero(mask)))
-        learns = twin.learns(a, b, int(agent.removeprefix("player_")), action)
+        actor = int(agent.removeprefix("player_"))
+        other = diverge(a, actor, action) if diverge else None
+        if other is not None:
+            diverge = None  # one choice differs, no more
+        learns = twin.learns(a, b, actor, action)
         a.step(action)
-        b.step(action)
+        b.step(action if other is None else other)
         if learns:
             assert not np.array_equal(a.observe(watcher)["observation"], b.observe(watcher)["observation"]), (
                 "the seat learned a different fact but its observation did not change"

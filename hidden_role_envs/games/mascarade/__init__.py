@@ -1,1 +1,181 @@
-"""Mascarade: rules engine, actions, per-seat knowledge, observation and scripted players."""
+"""Mascarade (2-13 players): bluff with characters that keep changing hands.
+
+    from hidden_role_envs import mascarade_v0
+    env = mascarade_v0.env(num_players=5)
+
+Registered as `hidden_roles/mascarade-v0` (`pettingzoo.make("aec",
+"hidden_roles/mascarade-v0", num_players=5)`).
+
+## The game
+Every player starts with 6 coins and one character card (two at 2-3
+players), dealt face up for all to see, then turned face down. From then on
+cards move unseen: on a turn a player swaps their card with another card,
+or pretends to, under the table; or looks at their own card; or announces
+"I am the King" to use that character's power. Everybody else, in turn,
+may claim to be it too: then all claimants reveal, the real one uses the
+power and every false one pays a fine of 1 coin to the courthouse. A player
+with 13 coins wins at once; if a player goes broke the game ends and the
+richest win.
+
+## Arguments
+{arguments}
+
+`max_turns` defaults to 300 turns, since a game can last for ever.
+
+`reset(seed, options={"setup": {...}})` may fix the deal: `cards` (one
+character per card place, by name or index: each seat's card(s) in seat
+order, then the centre cards) and `first_player`. Anything left out is
+drawn from the seed.
+
+## Actions
+`Discrete(P^2 + 3n + 25)` at 4+ players, where P = n + centre cards is the
+number of card places (76 ids at 5 players); `Discrete(99 + 3(n - 1))` at
+2-3 players. Cards are named relative to the actor: `+k` is the card of the
+player k seats to the left (`+1` = the next in turn order), `centre j` a
+centre card; at 2-3 players each seat's two cards are `A` and `B` (its own)
+and `+k A`, `+k B`. `env.unwrapped.action_to_string(a)` and
+`string_to_action(s)` convert; names:
+
+- the turn: `swap +k` / `no swap +k` (also `centre j`; at 2-3 players
+  `swap A with +k B`, `no swap B with A`, ...), `look` (`look A`),
+  `announce <Character>` (`announce <Character> with A`);
+- `claim` (`claim with A`, `claim with B`) or `pass`, asked of every other
+  player in turn order from the announcer's left;
+- the powers' choices: `spy +k` (the card the Spy looks at besides its own)
+  then `spy swap` / `spy no swap`; `bishop +k` (which of the tied richest);
+  `fool swap +a and +b` / `fool no swap +a and +b`; `inquisitor +k`, then
+  the questioned player's `guess <Character>`; `witch +k`.
+
+A swap-or-not is a single action (where, and whether the cards really
+swap); so is the Fool's. Only the seat asked to decide has a non-zero
+`action_mask`.
+
+## Observation
+`{"observation": float32[...], "action_mask": int8[num_actions]}`;
+`env.unwrapped.observation_fields` maps block names to slices. Seats are
+relative to the observer (entry 0 = itself, entry k = k seats to its left);
+card places are those seats' cards in the same order (the observer's own
+first, `A` then `B` at 2-3 players), then the centre cards. P = places,
+12 characters in the order Judge, Bishop, King, Fool, Queen, Thief, Witch,
+Spy, Peasant, Cheat, Inquisitor, Widow.
+
+{observation}
+
+Both coin blocks are clipped at 13, so the observation space has a finite
+bound (the bank is unlimited, so coins have none of their own) and nothing a
+decision needs is lost: while the game runs every seat has 1 to 12 coins
+(13 ends it; more than 13 appears only in the final observation, after a
+power such as the Inquisitor's fine of 4 or a Judge taking a large
+courthouse), and the courthouse, which the fines can fill without limit,
+matters only to a Judge, who wins with any courthouse of 12 or more. The
+true counts are on `env.unwrapped.engine.table` and, at the end, in
+`infos[agent]["coins"]` and `["courthouse"]`.
+
+The `knowledge` block is built from what this seat saw only: the open deal,
+its own looks and Spy looks, every reveal, and every swap-or-not it
+watched. A swap it made itself (its turn, its Spy or Fool power) it knows;
+one it only watched mixes the two places half and half. After a look or a
+reveal, the matrix is brought back to one card per place and the right
+number of copies per character by exact elimination and a few Sinkhorn
+passes (an APPROXIMATION of the exact posterior, which would need up to 13!
+deals: see `hidden_role_envs.games.mascarade.knowledge`).
+
+## Rewards
+At the end only: +1 to each winner, -1 to every other seat; a truncated
+game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
+`characters` (a name per seat, two at 2-3 players), `centre_characters`,
+`courthouse`, `from_bank`, `turns`, and the seat's own `character` and
+`won`.
+
+## Rules and rulings followed
+- Setup: 6 coins each, an empty courthouse, an unlimited bank (RULING).
+  Cards in play: 6 at 4-5 players (2 or 1 in the centre), one per player at
+  6-13 plus the optional `extra_centre_cards`. The recommended set by
+  player count (4: Judge, Bishop, Fool, Queen, Thief, Cheat; 5-6: Judge,
+  Bishop, Fool, Queen, Witch, Cheat; 7: Judge, Bishop, Fool, Queen, Thief,
+  Witch, Spy; 8: Judge, Bishop, King, Fool, Queen, Witch, Peasant x2; 9: +
+  Cheat; 10: + Spy; 11: + Inquisitor; 12: + Widow; 13: all). RULING: extra
+  centre cards add the first of King, Thief, Spy, Cheat, Widow, Witch,
+  Inquisitor not yet in play (Inquisitor at 8+ only).
+- A custom `characters` list must have one card per card place and keep
+  the rulebook's constraints, or `ValueError` names the one broken: the
+  Judge is in it; one copy of each character but the Peasants, which come
+  both or not at all; Peasants and Inquisitor need 8+ players; at least a
+  third of the cards bring money from the bank (Queen, King, Widow, Fool,
+  Peasants). The recommended set of the player count is always accepted
+  (the rulebook's 7-player set has 2 money cards out of 7).
+- The deal is open (every seat sees every card), then face down. The first
+  player (the youngest) is drawn at random.
+- Turns: the first 4 turns are preparation turns: swap or not only. Then
+  exactly one of: swap-or-not of one's card with another player's or a
+  centre card, unseen; look at one's own card; announce any character in
+  play. RULING (first edition): a player whose card was revealed during the
+  previous turn (claim or Inquisitor) may only swap or not.
+- Announcements: every other player, in turn order from the announcer's
+  left, claims or passes. No claim: the announcer uses the power without
+  revealing. Otherwise every claimant (announcer included) reveals; the
+  real holder uses the power (out of turn if need be), then every false
+  claimant pays 1 coin to the courthouse. Cards go back face down in place.
+- Powers: Spy: look at one's card and another (a player's or centre),
+  then swap them or not. Bishop: 2 coins from the richest other player, the
+  Bishop choosing among ties. Fool: 1 coin from the bank, then swap or not
+  two cards other than its own. Inquisitor (8+): choose another player,
+  who names the character they think they are, then reveals; if wrong they
+  pay 4 coins to the Inquisitor. Judge: all the courthouse's coins (this
+  announcement's fines come after). Peasant: 1 coin, 2 each if both
+  Peasants are revealed in the same announcement. Queen: 2 coins. King: 3.
+  Witch: swap fortunes with another player of one's choice (RULING: the
+  swap is made, as the rulings file says). Cheat: with 10 coins or more,
+  win. Widow: coins from the bank up to 10. Thief: 1 coin from each
+  neighbour (at 2 players both coins from the one opponent). A player who
+  must pay more than they have pays all they have. RULING: the guess and
+  the announcement are limited to characters in play. RULING: the
+  rulebook's "look by mistake" rule has no counterpart here (a program
+  never looks by mistake).
+- End: 13 coins or more wins at once; a player at 0 ends the game and the
+  richest win, ties sharing the win. RULING: the end is checked after each
+  power (after the Fool's coin, before its swap) and again after the
+  fines; if the power ends the game the fines are not paid; if several
+  players reach 13 together, all of them win; 13 coins takes precedence
+  over a bankruptcy in the same step.
+- 2-3 players (HOUSE RULE, the short variant): Bishop, Fool, Judge, Queen,
+  King, Witch; two cards each (one fortune), the 2 spare cards face down in
+  the centre at 2 players. Swap-or-not may use any card but the one swapped
+  from, the player's other card included; one looks at one of one's cards;
+  announcing and claiming name the card used. RULING: the Spy and the Fool
+  use the card they announced or claimed with as their own; the Spy may
+  look at, and the Fool handle, their other card.
+"""
+
+from hidden_role_envs.core.definition import GameDefinition
+from hidden_role_envs.games.mascarade import events, text
+from hidden_role_envs.games.mascarade.actions import mascarade_actions
+from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
+from hidden_role_envs.games.mascarade.characters import MAX_PLAYERS, MIN_PLAYERS
+from hidden_role_envs.games.mascarade.config import ARGUMENTS, DEFAULT_MAX_TURNS, configure
+from hidden_role_envs.games.mascarade.observation import SCHEMA, MascaradeObserver
+from hidden_role_envs.games.mascarade.rules import MascaradeGame
+
+GAME = GameDefinition(
+    name="mascarade",
+    title="Mascarade",
+    version=0,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=5,
+    benchmark_players=(2, 5, 13),
+    arguments=ARGUMENTS,
+    reward_modes={"win": "+1 each winner, -1 each other seat"},
+    configure=configure,
+    actions=mascarade_actions,
+    new_game=MascaradeGame,
+    new_observer=MascaradeObserver,
+    schema=SCHEMA,
+    events=events.EVENTS,
+    words=text.words,
+    describe_table=text.describe_table,
+    scripted_player=MascaradeScriptedPlayer,
+    default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    doc=__doc__,
+)
+__doc__ = GAME.reference

@@ -32,26 +32,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
-import numpy as np
+from hidden_role_envs.core.actions import Action, ActionTable
+from hidden_role_envs.games.mascarade.characters import CHARACTERS, cards_per_seat
 
-from hidden_role_envs.core.definition import ActionTable
-from hidden_role_envs.games.mascarade.characters import CHARACTERS, MascaradeConfig
-
-# Decisions, in the order of the table above.
-TURN, CLAIM, SPY_LOOK, SPY_SWAP, BISHOP_CHOICE, FOOL_SWAP, INQUISITOR_TARGET, GUESS, WITCH_TARGET = range(9)
-DECISIONS = (
-    "take a turn: swap or not, look, or announce",
-    "claim the announced character or pass",
-    "Spy: choose the other card to look at",
-    "Spy: swap the two cards or not",
-    "Bishop: choose among the richest",
-    "Fool: choose two cards and swap them or not",
-    "Inquisitor: choose the player to question",
-    "name the character you believe you are",
-    "Witch: choose whose fortune to take",
-)
-# What a turn action does.
-SWAP, LOOK, ANNOUNCE = range(3)
+# What an action does (its kind); which kinds answer which decision is the rules' (rules.DECISION_KINDS).
+SWAP, LOOK, ANNOUNCE, CLAIM, PASS, SPY_LOOK, SPY_SWAP, BISHOP_TAKE, FOOL_SWAP, QUESTION, GUESS, WITCH_SWAP = range(12)
 
 
 def place_name(relative: int, num_players: int, hand: int) -> str:
@@ -66,79 +51,56 @@ def place_name(relative: int, num_players: int, hand: int) -> str:
 
 
 class MascaradeActions(ActionTable):
-    """Names, ids and meanings: `meaning[id]` is `(decision, op, argument)`.
+    """`MascaradeActions.of(num_players, num_places)`.
 
-    Card places in arguments are relative places (0 = the actor's first
-    card, then its other card at 2-3 players, then the next seats' cards,
-    then the centre); seats are offsets (1 = left neighbour).
+    `args` name card places relative to the actor (0 = its first card, then
+    its other card at 2-3 players, then the next seats' cards, then the
+    centre) and seats as offsets (1 = left neighbour): a swap-or-not is
+    `(own, other, swapped)`, an announcement `(character, own)`, a claim
+    `own`, a Fool's swap `(a, b, swapped)`.
     """
 
-    def __init__(self, config: MascaradeConfig):
-        n, hand, places = config.num_players, config.hand, config.num_places
-        self.config = config
+    def actions(self, num_players: int, num_places: int):
+        n, hand, places = num_players, cards_per_seat(num_players), num_places
         name = [place_name(r, n, hand) for r in range(places)]
         own = range(hand)
         others = range(1, n)
-        entries: list[tuple[str, int, int, object]] = []
 
-        def swap_name(prefix: str, o: int, x: int) -> str:
+        def with_own(prefix: str, o: int, x: int) -> str:
             return f"{prefix} {name[x]}" if hand == 1 else f"{prefix} {name[o]} with {name[x]}"
 
         for o in own:
             for x in range(places):
                 if x != o and (hand == 2 or x >= hand):
-                    entries.append((swap_name("swap", o, x), TURN, SWAP, (o, x, True)))
-                    entries.append((swap_name("no swap", o, x), TURN, SWAP, (o, x, False)))
+                    yield Action(with_own("swap", o, x), SWAP, (o, x, True))
+                    yield Action(with_own("no swap", o, x), SWAP, (o, x, False))
         for o in own:
-            entries.append(("look" if hand == 1 else f"look {name[o]}", TURN, LOOK, o))
+            yield Action("look" if hand == 1 else f"look {name[o]}", LOOK, o)
         for c, character in enumerate(CHARACTERS):
             for o in own:
-                label = f"announce {character}" if hand == 1 else f"announce {character} with {name[o]}"
-                entries.append((label, TURN, ANNOUNCE, (c, o)))
+                yield Action(f"announce {character}" if hand == 1 else f"announce {character} with {name[o]}",
+                             ANNOUNCE, (c, o))
         for o in own:
-            entries.append(("claim" if hand == 1 else f"claim with {name[o]}", CLAIM, CLAIM, o))
-        entries.append(("pass", CLAIM, CLAIM, None))
+            yield Action("claim" if hand == 1 else f"claim with {name[o]}", CLAIM, o)
+        yield Action("pass", PASS)
         targets = range(1 if hand == 1 else 0, places)  # at two cards each, the other own card may be chosen
         for x in targets:
-            entries.append((f"spy {name[x]}", SPY_LOOK, SPY_LOOK, x))
-        entries.append(("spy swap", SPY_SWAP, SPY_SWAP, True))
-        entries.append(("spy no swap", SPY_SWAP, SPY_SWAP, False))
+            yield Action(f"spy {name[x]}", SPY_LOOK, x)
+        yield Action("spy swap", SPY_SWAP, True)
+        yield Action("spy no swap", SPY_SWAP, False)
         for k in others:
-            entries.append((f"bishop +{k}", BISHOP_CHOICE, BISHOP_CHOICE, k))
+            yield Action(f"bishop +{k}", BISHOP_TAKE, k)
         for a, b in combinations(targets, 2):
-            entries.append((f"fool swap {name[a]} and {name[b]}", FOOL_SWAP, FOOL_SWAP, (a, b, True)))
-            entries.append((f"fool no swap {name[a]} and {name[b]}", FOOL_SWAP, FOOL_SWAP, (a, b, False)))
+            yield Action(f"fool swap {name[a]} and {name[b]}", FOOL_SWAP, (a, b, True))
+            yield Action(f"fool no swap {name[a]} and {name[b]}", FOOL_SWAP, (a, b, False))
         for k in others:
-            entries.append((f"inquisitor +{k}", INQUISITOR_TARGET, INQUISITOR_TARGET, k))
+            yield Action(f"inquisitor +{k}", QUESTION, k)
         for c, character in enumerate(CHARACTERS):
-            entries.append((f"guess {character}", GUESS, GUESS, c))
+            yield Action(f"guess {character}", GUESS, c)
         for k in others:
-            entries.append((f"witch +{k}", WITCH_TARGET, WITCH_TARGET, k))
+            yield Action(f"witch +{k}", WITCH_SWAP, k)
 
-        super().__init__([label for label, _, _, _ in entries])
-        self.meaning = tuple((decision, op, arg) for _, decision, op, arg in entries)
-        self.masks = self._fixed_masks()
-        self.bishop_ids = {arg: a for a, (d, _, arg) in enumerate(self.meaning) if d == BISHOP_CHOICE}
 
-    def _fixed_masks(self) -> dict:
-        """The masks that depend on the configuration only, keyed by decision (and the power's own card)."""
-        in_play = self.config.counts
-
-        def mask_of(keep) -> np.ndarray:
-            mask = np.zeros(len(self.meaning), dtype=np.int8)
-            for action, meaning in enumerate(self.meaning):
-                if keep(*meaning):
-                    mask[action] = 1
-            return mask
-
-        masks = {
-            "turn": mask_of(lambda d, op, arg: d == TURN and (op != ANNOUNCE or in_play[arg[0]] > 0)),
-            "turn forced": mask_of(lambda d, op, arg: d == TURN and op == SWAP),
-            GUESS: mask_of(lambda d, op, arg: d == GUESS and in_play[arg] > 0),
-        }
-        for decision in (CLAIM, SPY_SWAP, INQUISITOR_TARGET, WITCH_TARGET):
-            masks[decision] = mask_of(lambda d, op, arg, decision=decision: d == decision)
-        for own in range(self.config.hand):  # the card the Spy or the Fool power comes from
-            masks[SPY_LOOK, own] = mask_of(lambda d, op, arg, own=own: d == SPY_LOOK and arg != own)
-            masks[FOOL_SWAP, own] = mask_of(lambda d, op, arg, own=own: d == FOOL_SWAP and own not in arg[:2])
-        return masks
+def mascarade_actions(config) -> MascaradeActions:
+    """The action table of a configuration (one per player count and number of card places, shared)."""
+    return MascaradeActions.of(config.num_players, config.num_places)

@@ -8,7 +8,7 @@ sit at any table, next to people, learned policies or other bots:
     from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
 
     env = mascarade_v0.env(num_players=5)
-    bot = MascaradeScriptedPlayer(num_players=5, seed=0)
+    bot = MascaradeScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -66,17 +66,19 @@ import math
 import numpy as np
 
 from hidden_role_envs.games.mascarade.actions import (
-    BISHOP_CHOICE,
+    ANNOUNCE,
+    BISHOP_TAKE,
     CLAIM,
     FOOL_SWAP,
     GUESS,
-    INQUISITOR_TARGET,
     LOOK,
+    PASS,
+    QUESTION,
     SPY_LOOK,
     SPY_SWAP,
     SWAP,
-    TURN,
-    MascaradeActions,
+    WITCH_SWAP,
+    mascarade_actions,
 )
 from hidden_role_envs.games.mascarade.characters import (
     BISHOP,
@@ -93,10 +95,8 @@ from hidden_role_envs.games.mascarade.characters import (
     WIDOW_COINS,
     WINNING_COINS,
     WITCH,
-    MascaradeConfig,
-    cards_per_seat,
-    recommended_set,
 )
+from hidden_role_envs.games.mascarade.config import MascaradeConfig
 from hidden_role_envs.games.mascarade.observation import mascarade_layout
 
 WIN = 100.0
@@ -131,6 +131,7 @@ class _Position:
         claimed = np.flatnonzero(views["claimed_cards"])
         self.claimed_cards = [int(p) for p in claimed]
         self.power_cards = [int(p) for p in np.flatnonzero(views["power_cards"])]
+        self.now = self.value(self.coins)
 
     # --- how good a table is for this seat -------------------------------
 
@@ -206,98 +207,104 @@ class MascaradeScriptedPlayer:
     choice among equally good actions reproducible.
     """
 
-    def __init__(self, num_players: int, seed: int | None = None):
-        n = num_players
-        self.num_players = n
-        self.hand = cards_per_seat(n)
-        # The layout and the action names depend on the player count and the centre cards, not on the
-        # characters in play (the `in_play` block tells those), so any set of the right size will do.
-        # The size of the observation tells how many extra centre cards the table has.
-        configs = {
-            extra: MascaradeConfig(n, recommended_set(n, extra), extra)
-            for extra in ((0, 1, 2) if n >= 6 else (0,))
-            if n + extra <= 13
-        }
-        self.layouts = {extra: mascarade_layout(config) for extra, config in configs.items()}
-        self.actions = {extra: MascaradeActions(config) for extra, config in configs.items()}
+    def __init__(self, config: MascaradeConfig, seed: int | None = None):
+        self.num_players = config.num_players
+        self.hand = config.hand
+        self.layout = mascarade_layout(config)
+        self.actions = mascarade_actions(config)
         self.rng = np.random.default_rng(seed)
+        self._score = {
+            SWAP: self._swap,
+            LOOK: self._look,
+            ANNOUNCE: self._announce,
+            CLAIM: self._claim,
+            PASS: self._pass,
+            SPY_LOOK: self._spy_look,
+            SPY_SWAP: self._spy_swap,
+            BISHOP_TAKE: lambda k, pos: float(pos.coins[k]),
+            FOOL_SWAP: lambda args, pos: 0.0 if args[2] else 1.0,  # pretend: the others lose track, it does not
+            QUESTION: self._question,
+            GUESS: lambda character, pos: float(pos.knowledge[0, character]),
+            WITCH_SWAP: lambda k, pos: pos.value(_fortunes_swapped(pos.coins, 0, k)),
+        }
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
         legal = np.flatnonzero(observation["action_mask"])
         if len(legal) == 0:
             raise ValueError("no legal action in the mask: this seat is not asked to decide")
-        vector = np.asarray(observation["observation"], dtype=np.float32)
-        extra = next(e for e, layout in self.layouts.items() if layout.size == vector.size)
-        actions = self.actions[extra]
-        views = self.layouts[extra].views(vector)
+        views = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
         pos = _Position(views, self.num_players, self.hand)
-        decision = actions.meaning[int(legal[0])][0]  # every legal action answers the same decision
-        scored = [(int(a), self._score(decision, actions.meaning[int(a)], pos)) for a in legal]
+        kind, args = self.actions.kind, self.actions.args
+        scored = [(int(a), self._score[kind[a]](args[a], pos)) for a in legal]
         best = max(value for _, value in scored)
         ties = [a for a, value in scored if value >= best - 1e-9]
         return int(ties[0] if len(ties) == 1 else self.rng.choice(ties))
+
+    # How good one legal action is for this seat (higher is better; only the order matters), by kind.
 
     def _claim_chance(self) -> float:
         """Each other seat is taken to claim as a random player would."""
         return self.hand / (self.hand + 1)
 
-    def _score(self, decision: int, meaning: tuple, pos: _Position) -> float:
-        """How good one legal action is for this seat (higher is better; only the order matters)."""
-        _, op, arg = meaning
-        n = self.num_players
+    def _swap(self, args: tuple[int, int, bool], pos: _Position) -> float:
+        own, other, swapped = args
         k = pos.knowledge
-        now = pos.value(pos.coins)
-        if decision == TURN:
-            if op == SWAP:
-                own, other, swapped = arg
-                rows = [k[o] for o in range(self.hand)]
-                if swapped and other < self.hand:  # its own two cards: what it holds does not change
-                    rows[own], rows[other] = k[other], k[own]
-                elif swapped:
-                    rows[own] = k[other]
-                best = max(pos.card_worth(r) for r in rows)
-                keep = max(pos.card_worth(k[o]) for o in range(self.hand))
-                return now + SWAP_WEIGHT * (best - keep)
-            if op == LOOK:
-                return now + LOOK_WEIGHT * _entropy(k[arg])
-            character, own = arg
-            p = float(k[own, character])
-            unchallenged = (1 - self._claim_chance()) ** (n - 1)
-            use = pos.after_power(0, character)
-            bluff_caught = pos.value(pos.fined(0))
-            return unchallenged * use + (1 - unchallenged) * (p * use + (1 - p) * bluff_caught)
-        if decision == CLAIM:
-            character, announcer = pos.announcement, pos.announcer
-            ann_card = next(p for p in pos.claimed_cards if p // self.hand == announcer)
-            q = float(k[ann_card, character])  # the announcer holds it
-            announcer_uses = pos.after_power(announcer, character)
-            if arg is None:  # pass: the announcer most likely uses the power
-                return q * announcer_uses + (1 - q) * (0.5 * announcer_uses + 0.5 * pos.value(pos.fined(announcer)))
-            p = float(k[arg, character])
-            if character == PEASANT:
-                return p * pos.after_power(0, PEASANT) + (1 - p) * pos.value(pos.fined(0))
-            mine = pos.after_power(0, character, pos.fined(announcer))
-            return p * mine + (1 - p) * (q * pos.after_power(announcer, character, pos.fined(0))
-                                         + (1 - q) * pos.value(pos.fined(0, announcer)))
-        if decision == SPY_LOOK:  # where it knows least; on a tie, another player's card rather than its own
-            return _entropy(k[arg]) + 0.1 * (arg >= self.hand)
-        if decision == SPY_SWAP:
-            # The Spy's own card is the one it announced or claimed with.
-            own_card = next(p for p in pos.power_cards if p < self.hand and p in pos.claimed_cards)
-            other = next(p for p in pos.power_cards if p != own_card)
-            gain = pos.card_worth(k[other]) - pos.card_worth(k[own_card])
-            return gain if arg else 0.0
-        if decision == BISHOP_CHOICE:
-            return float(pos.coins[arg])
-        if decision == FOOL_SWAP:  # pretend: the others lose track, it does not
-            return 0.0 if arg[2] else 1.0
-        if decision == INQUISITOR_TARGET:
-            hit = pos.coins.copy()
-            taken = min(4, hit[arg])
-            hit[arg] -= taken
-            hit[0] += taken
-            return pos.value(hit)
-        if decision == GUESS:
-            return float(k[0, arg])
-        # WITCH_TARGET
-        return pos.value(_fortunes_swapped(pos.coins, 0, arg))
+        rows = [k[o] for o in range(self.hand)]
+        if swapped and other < self.hand:  # its own two cards: what it holds does not change
+            rows[own], rows[other] = k[other], k[own]
+        elif swapped:
+            rows[own] = k[other]
+        best = max(pos.card_worth(r) for r in rows)
+        keep = max(pos.card_worth(k[o]) for o in range(self.hand))
+        return pos.now + SWAP_WEIGHT * (best - keep)
+
+    def _look(self, own: int, pos: _Position) -> float:
+        return pos.now + LOOK_WEIGHT * _entropy(pos.knowledge[own])
+
+    def _announce(self, args: tuple[int, int], pos: _Position) -> float:
+        character, own = args
+        p = float(pos.knowledge[own, character])
+        unchallenged = (1 - self._claim_chance()) ** (self.num_players - 1)
+        use = pos.after_power(0, character)
+        bluff_caught = pos.value(pos.fined(0))
+        return unchallenged * use + (1 - unchallenged) * (p * use + (1 - p) * bluff_caught)
+
+    def _announcer_holds(self, pos: _Position) -> float:
+        """The chance that the announcer holds what it announced."""
+        announcer = pos.announcer
+        card = next(p for p in pos.claimed_cards if p // self.hand == announcer)
+        return float(pos.knowledge[card, pos.announcement])
+
+    def _pass(self, _, pos: _Position) -> float:  # the announcer most likely uses the power
+        q = self._announcer_holds(pos)
+        announcer_uses = pos.after_power(pos.announcer, pos.announcement)
+        return q * announcer_uses + (1 - q) * (0.5 * announcer_uses + 0.5 * pos.value(pos.fined(pos.announcer)))
+
+    def _claim(self, own: int, pos: _Position) -> float:
+        character, announcer = pos.announcement, pos.announcer
+        q = self._announcer_holds(pos)
+        p = float(pos.knowledge[own, character])
+        if character == PEASANT:
+            return p * pos.after_power(0, PEASANT) + (1 - p) * pos.value(pos.fined(0))
+        mine = pos.after_power(0, character, pos.fined(announcer))
+        return p * mine + (1 - p) * (q * pos.after_power(announcer, character, pos.fined(0))
+                                     + (1 - q) * pos.value(pos.fined(0, announcer)))
+
+    def _spy_look(self, other: int, pos: _Position) -> float:
+        """Where it knows least; on a tie, another player's card rather than its own."""
+        return _entropy(pos.knowledge[other]) + 0.1 * (other >= self.hand)
+
+    def _spy_swap(self, swapped: bool, pos: _Position) -> float:
+        k = pos.knowledge
+        # The Spy's own card is the one it announced or claimed with.
+        own_card = next(p for p in pos.power_cards if p < self.hand and p in pos.claimed_cards)
+        other = next(p for p in pos.power_cards if p != own_card)
+        gain = pos.card_worth(k[other]) - pos.card_worth(k[own_card])
+        return gain if swapped else 0.0
+
+    def _question(self, k: int, pos: _Position) -> float:
+        hit = pos.coins.copy()
+        taken = min(4, hit[k])
+        hit[k] -= taken
+        hit[0] += taken
+        return pos.value(hit)

@@ -1,4 +1,4 @@
-"""The components of Mascarade: the characters, the recommended sets and the card places.
+"""The components of Mascarade: the characters, the recommended sets, the card places, the bank and the courthouse.
 
 A character set is a multiset of character indices (the Peasant may appear
 twice, every other character once). Card places are numbered: each seat's
@@ -7,12 +7,6 @@ then the centre cards.
 """
 
 from __future__ import annotations
-
-from collections import Counter
-from dataclasses import dataclass
-from functools import cached_property
-
-import numpy as np
 
 CHARACTERS = (
     "Judge",
@@ -41,6 +35,7 @@ WINNING_COINS = 13
 CHEAT_COINS = 10
 WIDOW_COINS = 10
 PREPARATION_TURNS = 4
+BANK, COURTHOUSE = -2, -3  # who pays and is paid besides the seats (the bank is unlimited and only pays out)
 
 # The rulebook's recommended sets; 2-3 players: the short variant (HOUSE RULE).
 _SET_2_3 = (JUDGE, BISHOP, KING, FOOL, QUEEN, WITCH)
@@ -85,100 +80,3 @@ def recommended_set(num_players: int, extra_centre_cards: int = 0) -> tuple[int,
         if character not in chosen and (num_players >= 8 or character not in EIGHT_PLUS):
             chosen.append(character)
     return tuple(sorted(chosen))
-
-
-def parse_character_set(value, num_players: int, num_cards: int) -> tuple[int, ...]:
-    """A custom set of character names, checked against the rulebook's constraints.
-
-    Raises ValueError naming the constraint broken. The rulebook's own
-    recommended set for the player count is always accepted (its 7-player
-    set has 2 money cards out of 7, below the third it asks of other sets).
-    """
-    if isinstance(value, str) or not hasattr(value, "__iter__"):
-        raise ValueError(f"characters must be a list of character names; got {value!r}")
-    chosen = []
-    for name in value:
-        if name not in CHARACTERS:
-            raise ValueError(f"characters: unknown character {name!r}; the characters are {', '.join(CHARACTERS)}")
-        chosen.append(CHARACTERS.index(name))
-    if len(chosen) != num_cards:
-        raise ValueError(
-            f"characters: {num_players} players need {num_cards} cards (players' cards and centre cards); "
-            f"got {len(chosen)}"
-        )
-    chosen_set = tuple(sorted(chosen))
-    if chosen_set == tuple(sorted(RECOMMENDED[num_players])):
-        return chosen_set
-    counts = Counter(chosen)
-    for character, count in counts.items():
-        if character != PEASANT and count > 1:
-            raise ValueError(f"characters: there is one {CHARACTERS[character]} card, got {count}")
-    if JUDGE not in counts:
-        raise ValueError("characters: the Judge must be in play")
-    if counts[PEASANT] not in (0, 2):
-        raise ValueError(f"characters: both Peasants or neither must be in play; got {counts[PEASANT]}")
-    too_few = sorted(CHARACTERS[c] for c in counts if c in EIGHT_PLUS and num_players < 8)
-    if too_few:
-        raise ValueError(f"characters: {' and '.join(too_few)} need at least 8 players; got {num_players}")
-    money = sum(count for character, count in counts.items() if character in MONEY)
-    if 3 * money < len(chosen):
-        raise ValueError(
-            "characters: at least a third of the cards must bring money from the bank "
-            f"(Queen, King, Widow, Fool, Peasants); got {money} of {len(chosen)}"
-        )
-    return chosen_set
-
-
-@dataclass(frozen=True)
-class MascaradeConfig:
-    """One table: the players, the cards in play and where they lie.
-
-    What follows from the fields is computed once per configuration (the
-    cached properties), since every game and every step reads it.
-    """
-
-    num_players: int
-    characters: tuple[int, ...]  # sorted multiset of the cards in play
-    extra_centre_cards: int = 0
-
-    @cached_property
-    def hand(self) -> int:
-        return cards_per_seat(self.num_players)
-
-    @cached_property
-    def num_centre(self) -> int:
-        return centre_cards(self.num_players, self.extra_centre_cards)
-
-    @cached_property
-    def num_places(self) -> int:
-        return self.num_players * self.hand + self.num_centre
-
-    @cached_property
-    def counts(self) -> tuple[int, ...]:
-        """Copies in play of each character, by character index."""
-        return tuple(self.characters.count(c) for c in range(NUM_CHARACTERS))
-
-    def relative_places(self) -> np.ndarray:
-        """[s, r]: the place that seat s calls r: its own card(s), then each next seat's, then the centre."""
-        n, hand = self.num_players, self.hand
-        seats = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
-        own = (seats[:, :, None] * hand + np.arange(hand)).reshape(n, n * hand)
-        centre = np.broadcast_to(np.arange(n * hand, self.num_places), (n, self.num_centre))
-        return np.concatenate([own, centre], axis=1)
-
-    @cached_property
-    def place_called(self) -> tuple[tuple[int, ...], ...]:
-        """`relative_places()` as plain ints: [s][r] is the place seat s calls r."""
-        return tuple(tuple(int(p) for p in row) for row in self.relative_places())
-
-    @cached_property
-    def others(self) -> tuple[tuple[int, ...], ...]:
-        """[s]: every seat but s, in seat order."""
-        return tuple(tuple(o for o in range(self.num_players) if o != s) for s in range(self.num_players))
-
-    def places_of(self, seat: int) -> range:
-        return range(seat * self.hand, (seat + 1) * self.hand)
-
-    def owner(self, place: int) -> int:
-        """The seat holding `place`, or -1 for a centre card."""
-        return place // self.hand if place < self.num_players * self.hand else -1

@@ -5,13 +5,18 @@ Exact beliefs (the set of deals consistent with what a seat saw, as in
 13 distinct characters, 13! assignments. So each seat keeps a (places x
 characters) matrix of probabilities instead, updated from what it saw:
 
-- the deal is open: every seat starts knowing every card exactly;
-- a look or a reveal pins the place: its row becomes that character;
+- the deal is open: every seat starts knowing every card exactly
+  (`see_all`);
+- a look or a reveal pins the place: its row becomes that character
+  (`see`);
 - a swap-or-not the seat made itself (its own turn, its Spy or Fool power)
-  it knows: the two rows swap, or nothing happens;
+  it knows: the two rows swap (`swap`), or nothing happens;
 - a swap-or-not it only watched mixes the two rows half and half
-  (ABSTRACTION: the watcher assumes a swap with probability 1/2, having no
-  way to read the other player's choice).
+  (`swap_or_not`, the core's `swap_one_of` with "swap p and q, or swap
+  nothing"; ABSTRACTION: the watcher assumes a swap with probability 1/2,
+  having no way to read the other player's choice).
+
+`marginals(seat)` is the seat's matrix, what its `knowledge` block holds.
 
 Mixing two rows keeps every row summing to 1 and every character's column
 summing to its number of copies, but pinning a row does not. After pins the
@@ -30,6 +35,12 @@ one:
    whose marginals would need the 13! assignments). Each seat's matrix is
    corrected on its own, so how long another seat's takes to converge
    cannot show in it.
+
+The sightings of one step are corrected together, once the step is over
+(`end_step`), and lazily: when the seat's matrix is next read or changed.
+Every seat waiting then is corrected in the same pass (its cost is NumPy's
+per-call price, whatever the number of seats), which gives each seat the
+same matrix as a correction at the end of every step.
 
 How close: against the exact posterior (enumerated over the 720 deals of
 6 places, with the same 1/2 for watched swaps), in random games at 2, 4 and
@@ -55,52 +66,85 @@ TOLERANCE = 1e-6
 
 
 class PlaceBeliefs:
-    """One (places x characters) probability matrix per observing seat."""
+    """One (places x characters) probability matrix per seat."""
 
-    def __init__(self, counts: tuple[int, ...], num_places: int, num_observers: int):
+    def __init__(self, counts: tuple[int, ...], num_places: int, num_seats: int):
         self.counts = np.array(counts, dtype=np.float64)
-        self.probs = np.zeros((num_observers, num_places, len(counts)))
-        self._dirty = np.zeros(num_observers, dtype=bool)  # pinned since its last settling
-        self._any_dirty = False  # the same, for every seat at once, without a NumPy call
+        self.probs = np.zeros((num_seats, num_places, len(counts)))
+        self._sighted = np.zeros(num_seats, dtype=bool)  # saw a card during the step in progress
+        self._any_sighted = False  # the same, for every seat at once, without a NumPy call
+        self._waiting = np.zeros(num_seats, dtype=bool)  # saw a card in a step that is over: to correct before use
+        self._any_waiting = False
+        self._seat_arrays: dict[tuple[int, ...], np.ndarray] = {}
 
-    def deal(self, cards) -> None:
-        """Everybody saw the deal: every place is known."""
-        self.probs[:] = 0.0
-        self.probs[:, np.arange(len(cards)), list(cards)] = 1.0
-        self._dirty[:] = False
-        self._any_dirty = False
+    def _seats(self, seats: tuple[int, ...]) -> np.ndarray:
+        array = self._seat_arrays.get(seats)
+        if array is None:
+            array = self._seat_arrays[seats] = np.array(seats, dtype=np.int64)
+        return array
 
-    def swap(self, observer: int, p: int, q: int) -> None:
-        """`observer` knows the cards at p and q swapped."""
-        rows = self.probs[observer]
-        kept = rows[p].copy()
-        rows[p] = rows[q]
-        rows[q] = kept
+    def see_all(self, seats: tuple[int, ...], cards) -> None:
+        """The seats saw every card (the open deal): `cards[p]` is at place p."""
+        rows = self._seats(seats)
+        self.probs[rows] = 0.0
+        self.probs[rows[:, None], np.arange(len(cards)), list(cards)] = 1.0
+        self._sighted[rows] = self._waiting[rows] = False
+        self._any_sighted = bool(np.count_nonzero(self._sighted))
+        self._any_waiting = bool(np.count_nonzero(self._waiting))
 
-    def mix(self, observers: np.ndarray, p: int, q: int) -> None:
-        """The observers saw p and q handled, swapped or not, unseen."""
-        if self._any_dirty:
-            self._settle(observers[self._dirty[observers]])
-        mixed = 0.5 * (self.probs[observers, p] + self.probs[observers, q])
-        self.probs[observers, p] = mixed
-        self.probs[observers, q] = mixed
-
-    def pin(self, observers: np.ndarray, place: int, character: int) -> None:
-        """The observers saw `character` at `place`."""
+    def see(self, seats: tuple[int, ...], place: int, character: int) -> None:
+        """The seats saw `character` at `place`."""
+        if self._any_waiting:
+            self._correct_waiting()
+        observers = self._seats(seats)
         changed = self.probs[observers, place, character] < 1.0
         if np.count_nonzero(changed):
             who = observers[changed]
             self.probs[who, place] = 0.0
             self.probs[who, place, character] = 1.0
-            self._dirty[who] = True
-            self._any_dirty = True
+            self._sighted[who] = True
+            self._any_sighted = True
 
-    def settle(self) -> None:
-        """Restore the row and column sums of every seat that pinned a place since the last call."""
-        if self._any_dirty:
-            self._settle(self._dirty.nonzero()[0])
+    def swap(self, seats: tuple[int, ...], p: int, q: int) -> None:
+        """The seats know the cards at p and q swapped."""
+        if self._any_waiting:
+            self._correct_waiting()
+        for seat in seats:
+            rows = self.probs[seat]
+            kept = rows[p].copy()
+            rows[p] = rows[q]
+            rows[q] = kept
 
-    def _settle(self, observers: np.ndarray) -> None:
+    def swap_or_not(self, seats: tuple[int, ...], p: int, q: int) -> None:
+        """The seats saw p and q handled, swapped or not, unseen: each as likely."""
+        if self._any_waiting:
+            self._correct_waiting()
+        observers = self._seats(seats)
+        mixed = 0.5 * (self.probs[observers, p] + self.probs[observers, q])
+        self.probs[observers, p] = mixed
+        self.probs[observers, q] = mixed
+
+    def end_step(self) -> None:
+        """The events of a step are in: its sightings are corrected together, when next needed."""
+        if self._any_sighted:
+            self._waiting |= self._sighted
+            self._any_waiting = True
+            self._sighted[:] = False
+            self._any_sighted = False
+
+    def marginals(self, seat: int) -> np.ndarray:
+        """(places, characters): P(place holds character) for `seat`, once its step is over (read-only)."""
+        if self._any_waiting:
+            self._correct_waiting()
+        return self.probs[seat]
+
+    def _correct_waiting(self) -> None:
+        """Restore the row and column sums of every seat whose sightings wait for it."""
+        self._correct(self._waiting.nonzero()[0])
+        self._waiting[:] = False
+        self._any_waiting = False
+
+    def _correct(self, observers: np.ndarray) -> None:
         """Each seat's matrix is corrected on its own (how far another seat's needs correcting must not matter).
 
         `m` holds the matrices of the seats still being corrected (`active`);
@@ -152,5 +196,3 @@ class PlaceBeliefs:
             m *= np.divide(counts, columns, out=np.zeros_like(columns), where=columns > 0)[:, None, :]
             m /= m.sum(axis=2, keepdims=True)
         self.probs[active] = m
-        self._dirty[observers] = False
-        self._any_dirty = np.count_nonzero(self._dirty) > 0

@@ -4,8 +4,7 @@ Plain Python and NumPy; no PettingZoo here. The public table
 (`MascaradeTable`) is what every seat sees: coins, the courthouse, whose
 turn it is, the announcement and its claims, the cards revealed. The cards
 themselves stay in the engine (`MascaradeGame.cards`, one character per card
-place) and reach seats only as `Event`s addressed to the seats that see
-them.
+place) and reach seats only as events addressed to the seats that see them.
 
 Coins move between the players, the courthouse and the bank; the bank is
 unlimited (RULING) and only pays out, which `table.from_bank` counts, so at
@@ -19,28 +18,32 @@ from functools import cache
 
 import numpy as np
 
-from hidden_role_envs.core.game import Event, Outcome, RulesEngine
+from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatList, SeatText
+from hidden_role_envs.core.seats import NOBODY, seating
+from hidden_role_envs.core.setup import Setup
+from hidden_role_envs.core.shared import Shared
 from hidden_role_envs.games.mascarade.actions import (
     ANNOUNCE,
-    BISHOP_CHOICE,
+    BISHOP_TAKE,
     CLAIM,
-    DECISIONS,
     FOOL_SWAP,
     GUESS,
-    INQUISITOR_TARGET,
     LOOK,
+    PASS,
+    QUESTION,
     SPY_LOOK,
     SPY_SWAP,
     SWAP,
-    TURN,
-    WITCH_TARGET,
-    MascaradeActions,
+    WITCH_SWAP,
+    mascarade_actions,
 )
 from hidden_role_envs.games.mascarade.characters import (
+    BANK,
     BISHOP,
     CHARACTERS,
     CHEAT,
     CHEAT_COINS,
+    COURTHOUSE,
     FOOL,
     INQUISITOR,
     JUDGE,
@@ -55,14 +58,87 @@ from hidden_role_envs.games.mascarade.characters import (
     WIDOW_COINS,
     WINNING_COINS,
     WITCH,
-    MascaradeConfig,
+)
+from hidden_role_envs.games.mascarade.config import MascaradeConfig
+from hidden_role_envs.games.mascarade.events import (
+    Announced,
+    Claimed,
+    Dealt,
+    FortunesSwapped,
+    GameOver,
+    Guessed,
+    Handled,
+    Looked,
+    LookedUnseen,
+    NotSwapped,
+    Paid,
+    Passed,
+    Power,
+    Questioned,
+    Revealed,
+    Swapped,
+    Turn,
 )
 
-NOBODY = -1
-BANK, COURTHOUSE = -2, -3  # payers and payees besides the seats
 GAME_OVER = -1  # table.decision once the game has ended
 INQUISITOR_FINE = 4
 NOBODY_REVEALED: frozenset[int] = frozenset()  # table.revealed_last_turn after a turn without reveals
+
+# The decisions, in the order of the `decision` block, and the kinds of action that answer each.
+ASK_TURN, ASK_CLAIM, ASK_SPY_CARD, ASK_SPY_SWAP, ASK_BISHOP, ASK_FOOL, ASK_INQUISITOR, ASK_GUESS, ASK_WITCH = range(9)
+DECISIONS = (
+    "take a turn: swap or not, look, or announce",
+    "claim the announced character or pass",
+    "Spy: choose the other card to look at",
+    "Spy: swap the two cards or not",
+    "Bishop: choose among the richest",
+    "Fool: choose two cards and swap them or not",
+    "Inquisitor: choose the player to question",
+    "name the character you believe you are",
+    "Witch: choose whose fortune to take",
+)
+DECISION_KINDS = {
+    ASK_TURN: (SWAP, LOOK, ANNOUNCE),
+    ASK_CLAIM: (CLAIM, PASS),
+    ASK_SPY_CARD: (SPY_LOOK,),
+    ASK_SPY_SWAP: (SPY_SWAP,),
+    ASK_BISHOP: (BISHOP_TAKE,),
+    ASK_FOOL: (FOOL_SWAP,),
+    ASK_INQUISITOR: (QUESTION,),
+    ASK_GUESS: (GUESS,),
+    ASK_WITCH: (WITCH_SWAP,),
+}
+
+
+class LegalMasks(Shared):
+    """Every legal-action mask a game of one configuration can show, built once, shared and read-only.
+
+    Most decisions have a fixed set of legal actions; the Spy and the Fool
+    leave out the card their power comes from, and the Bishop takes from
+    the richest other players (a mask per set of them, made when first met).
+    """
+
+    def __init__(self, config: MascaradeConfig):
+        actions = self.actions = mascarade_actions(config)
+        args, of_kind, in_play = actions.args, actions.of_kind, config.counts
+        self.none = actions.mask()
+        self.of_decision = {decision: actions.mask_of_kinds(*kinds) for decision, kinds in DECISION_KINDS.items()}
+        turn = of_kind[SWAP] + of_kind[LOOK] + tuple(a for a in of_kind[ANNOUNCE] if in_play[args[a][0]])
+        self.of_decision[ASK_TURN] = actions.mask(turn)
+        self.of_decision[ASK_GUESS] = actions.mask(a for a in of_kind[GUESS] if in_play[args[a]])
+        self.forced_turn = actions.mask_of_kinds(SWAP)
+        own = range(config.hand)  # the card the power comes from
+        self.spy_card = tuple(actions.mask(a for a in of_kind[SPY_LOOK] if args[a] != o) for o in own)
+        self.fool = tuple(actions.mask(a for a in of_kind[FOOL_SWAP] if o not in args[a][:2]) for o in own)
+        self._bishop_ids = {args[a]: a for a in of_kind[BISHOP_TAKE]}
+        self._bishop: dict[tuple[int, ...], np.ndarray] = {}
+
+    def bishop(self, offsets: tuple[int, ...]) -> np.ndarray:
+        """The Bishop's mask when the richest other players sit at these offsets (sorted)."""
+        mask = self._bishop.get(offsets)
+        if mask is None:
+            mask = self._bishop[offsets] = self.actions.mask(self._bishop_ids[k] for k in offsets)
+        return mask
 
 
 class MascaradeTable:
@@ -93,29 +169,26 @@ class MascaradeTable:
         return self.turn < PREPARATION_TURNS
 
 
+def _from_bank(coins: int):
+    """A power that takes `coins` from the bank."""
+
+    def power(game: MascaradeGame, seat: int, events: list) -> None:
+        game._pay(BANK, seat, coins, events)
+        game._power_done(events)
+
+    return power
+
+
+def _choice(decision: int):
+    """A power whose holder first makes a choice."""
+    return lambda game, seat, events: game._ask(decision, seat)
+
+
 @cache
-def _turn_events(num_players: int) -> tuple[tuple[Event, Event], ...]:
+def turn_events(num_players: int) -> tuple[tuple, ...]:
     """[seat][forced]: the event that starts a seat's turn, made once (events are immutable, games share them)."""
-    everyone = tuple(range(num_players))
-    return tuple(tuple(Event("turn", everyone, (seat, forced)) for forced in (False, True)) for seat in everyone)
-
-
-def _parse_cards(value, config: MascaradeConfig) -> list[int]:
-    cards = []
-    for item in value:
-        if isinstance(item, str) and item in CHARACTERS:
-            cards.append(CHARACTERS.index(item))
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool) and 0 <= item < len(CHARACTERS):
-            cards.append(int(item))
-        else:
-            raise ValueError(f"setup cards: {item!r} is neither a character name nor an index")
-    if sorted(cards) != list(config.characters):
-        names = ", ".join(CHARACTERS[c] for c in config.characters)
-        raise ValueError(
-            f"setup cards must deal the {config.num_places} characters in play ({names}), players' cards then "
-            f"the centre; got {[CHARACTERS[c] for c in cards]}"
-        )
-    return cards
+    everyone = seating(num_players).everyone
+    return tuple(tuple(Turn(everyone, seat, forced) for forced in (False, True)) for seat in everyone)
 
 
 class MascaradeGame(RulesEngine):
@@ -126,185 +199,203 @@ class MascaradeGame(RulesEngine):
     centre) and `first_player`. Anything not given is drawn with `rng`.
     """
 
-    def __init__(self, config: MascaradeConfig, actions: MascaradeActions, rng: np.random.Generator, setup=None):
-        setup = dict(setup or {})
-        unknown = set(setup) - {"cards", "first_player"}
-        if unknown:
-            raise ValueError(f"unknown setup key(s) {sorted(unknown)}; allowed: cards, first_player")
+    def __init__(self, config: MascaradeConfig, rng: np.random.Generator, setup=None):
+        setup = Setup(setup, ("cards", "first_player"))
         n = config.num_players
         self.config = config
         self.num_players = n
         self.hand = config.hand
-        self.actions = actions
-        self.everyone = tuple(range(n))
-        self.others = config.others
+        self.actions = mascarade_actions(config)
+        self.masks = LegalMasks.of(config)
+        self.seating = seating(n)
+        self.everyone, self.others = self.seating.everyone, self.seating.others
+        self.place_called = config.place_called  # [s][r]: the place seat s names r in its actions
         self.table = MascaradeTable(n)
-        if "cards" in setup:
-            self.cards = _parse_cards(setup["cards"], config)
-        else:
-            self.cards = [config.characters[i] for i in rng.permutation(config.num_places).tolist()]
-        first = setup.get("first_player")
-        if first is None:
-            first = int(rng.integers(n))  # the youngest player: a seat drawn at random
-        elif isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 0 <= first < n:
-            raise ValueError(f"setup first_player must be a seat from 0 to {n - 1}; got {first!r}")
-        self.table.active = int(first)
-        self.rel_places = config.place_called  # [s][r]: the place seat s names r in its actions
+        self.cards = self._deal(setup.items("cards", CHARACTERS), rng)
+        first = setup.seat("first_player", n)
+        self.table.active = int(rng.integers(n)) if first is None else first  # the youngest: drawn at random
         self.over = False
         self.winners: tuple[int, ...] = ()
-        self.result = ""
+        self.result: SeatText | None = None
         self.power_place = NOBODY  # the card the power in progress comes from
         self.fined: list[int] = []  # false claimants of this announcement, fined after the power
         self.revealed_seats: set[int] = set()
-        self._turn_events = _turn_events(n)
-        self._masks = actions.masks
-        self._bishop_ids = actions.bishop_ids
-        self._mask = np.zeros(len(actions), dtype=np.int8)
-        self._mask_none = np.zeros(len(actions), dtype=np.int8)
+        self._apply = {
+            SWAP: self._swap,
+            LOOK: self._look,
+            ANNOUNCE: self._announce,
+            CLAIM: self._claim,
+            PASS: self._pass,
+            SPY_LOOK: self._spy_look,
+            SPY_SWAP: self._spy_swap,
+            BISHOP_TAKE: self._bishop_take,
+            FOOL_SWAP: self._fool_swap,
+            QUESTION: self._question,
+            GUESS: self._guess,
+            WITCH_SWAP: self._witch_swap,
+        }
+
+    def _deal(self, cards: list[int] | None, rng: np.random.Generator) -> list[int]:
+        config = self.config
+        if cards is None:
+            return [config.characters[i] for i in rng.permutation(config.num_places).tolist()]
+        if sorted(cards) != list(config.characters):
+            names = ", ".join(CHARACTERS[c] for c in config.characters)
+            raise ValueError(
+                f"setup cards must deal the {config.num_places} characters in play ({names}), players' cards then "
+                f"the centre; got {[CHARACTERS[c] for c in cards]}"
+            )
+        return cards
 
     # --- RulesEngine --------------------------------------------------
 
-    def start(self) -> list[Event]:
-        events = [Event("dealt", self.everyone, tuple(self.cards))]
+    def start(self) -> list:
+        events = [Dealt(self.everyone, tuple(self.cards))]
         self._start_turn(events)
         return events
 
     def legal_mask(self) -> np.ndarray:
-        table = self.table
+        masks, table = self.masks, self.table
         if self.over:
-            return self._mask_none
+            return masks.none
         decision = table.decision
-        if decision == TURN:
-            return self._masks["turn forced" if table.forced else "turn"]
-        if decision == BISHOP_CHOICE:
-            mask = self._mask
-            mask[:] = 0
-            for seat in self._richest_others(table.to_act):
-                mask[self._bishop_ids[(seat - table.to_act) % self.num_players]] = 1
-            return mask
-        if decision in (SPY_LOOK, FOOL_SWAP):
-            return self._masks[decision, self.power_place % self.hand]
-        return self._masks[decision]
+        if decision == ASK_TURN:
+            return masks.forced_turn if table.forced else masks.of_decision[ASK_TURN]
+        if decision == ASK_BISHOP:
+            actor = table.to_act
+            return masks.bishop(tuple(sorted(self.seating.relative[actor][s] for s in self._richest_others(actor))))
+        if decision == ASK_SPY_CARD:
+            return masks.spy_card[self.power_place % self.hand]
+        if decision == ASK_FOOL:
+            return masks.fool[self.power_place % self.hand]
+        return masks.of_decision[decision]
 
     def illegal_reason(self, action: int) -> str:
         table = self.table
         if self.over:
             return "the game is over"
-        decision, op, arg = self.actions.meaning[action]
-        if decision != table.decision:
-            return f"the decision now is {DECISIONS[table.decision]!r}"
-        if decision == TURN and table.forced:
+        kind, args = self.actions.meaning[action]
+        decision = table.decision
+        if kind not in DECISION_KINDS[decision]:
+            return f"the decision now is {DECISIONS[decision]!r}"
+        if decision == ASK_TURN and table.forced:
             if table.preparation:
                 return f"turn {table.turn + 1} is a preparation turn: the only action is to swap or not"
             return "this player's card was revealed in the previous turn: the only action is to swap or not"
-        if (decision == TURN and op == ANNOUNCE and self.config.counts[arg[0]] == 0) or (
-            decision == GUESS and self.config.counts[arg] == 0
-        ):
-            character = CHARACTERS[arg[0] if decision == TURN else arg]
-            return f"the {character} is not in play"
-        if decision == BISHOP_CHOICE:
+        if kind in (ANNOUNCE, GUESS):
+            character = args[0] if kind == ANNOUNCE else args
+            if not self.config.counts[character]:
+                return f"the {CHARACTERS[character]} is not in play"
+        if decision == ASK_BISHOP:
             return "the Bishop takes from the richest of the other players"
-        if decision in (SPY_LOOK, FOOL_SWAP):
-            return f"the {'Spy' if decision == SPY_LOOK else 'Fool'} uses cards other than its own"
+        if decision in (ASK_SPY_CARD, ASK_FOOL):
+            return f"the {'Spy' if decision == ASK_SPY_CARD else 'Fool'} uses cards other than its own"
         return "it is not legal now"
 
-    def apply(self, action: int) -> list[Event]:
-        decision, op, arg = self.actions.meaning[action]
-        table = self.table
-        actor = table.to_act
-        rel = self.rel_places[actor]
-        n = self.num_players
-        events: list[Event] = []
-        if decision == TURN:
-            if op == SWAP:
-                own, other, swapped = arg
-                self._swap_or_not(actor, rel[own], rel[other], swapped, events)
-                self._end_turn(events)
-            elif op == LOOK:
-                place = rel[arg]
-                events.append(Event("looked", (actor,), (actor, place, self.cards[place])))
-                events.append(Event("looked_unseen", self.others[actor], (actor, place)))
-                self._end_turn(events)
-            else:
-                character, own = arg
-                table.announcement = character
-                table.announcer = actor
-                table.claim_places = [rel[own]]
-                events.append(Event("announced", self.everyone, (actor, character, rel[own])))
-                self._ask(CLAIM, (actor + 1) % n)
-        elif decision == CLAIM:
-            if arg is None:
-                events.append(Event("passed", self.everyone, (actor,)))
-            else:
-                table.claimants.append(actor)
-                table.claim_places.append(rel[arg])
-                events.append(Event("claimed", self.everyone, (actor, rel[arg])))
-            if (actor + 1) % n == table.announcer:
-                self._resolve_announcement(events)
-            else:
-                self._ask(CLAIM, (actor + 1) % n)
-        elif decision == SPY_LOOK:
-            own, other = self.power_place, rel[arg]
-            table.power_places = (own, other)
-            for place in (own, other):
-                events.append(Event("looked", (actor,), (actor, place, self.cards[place])))
-                events.append(Event("looked_unseen", self.others[actor], (actor, place)))
-            self._ask(SPY_SWAP, actor)
-        elif decision == SPY_SWAP:
-            self._swap_or_not(actor, *table.power_places, arg, events)
-            self._power_done(events)
-        elif decision == BISHOP_CHOICE:
-            self._pay((actor + arg) % n, actor, 2, events)
-            self._power_done(events)
-        elif decision == FOOL_SWAP:
-            a, b, swapped = arg
-            self._swap_or_not(actor, rel[a], rel[b], swapped, events)
-            self._power_done(events)
-        elif decision == INQUISITOR_TARGET:
-            target = (actor + arg) % n
-            table.power_places = tuple(self.config.places_of(target))
-            events.append(Event("questioned", self.everyone, (actor, target)))
-            self._ask(GUESS, target)
-        elif decision == GUESS:
-            place = table.power_places[0]
-            events.append(Event("guessed", self.everyone, (actor, arg)))
-            self._reveal(actor, place, events)
-            if self.cards[place] != arg:
-                self._pay(actor, table.power_user, INQUISITOR_FINE, events)
-            self._power_done(events)
-        elif decision == WITCH_TARGET:
-            target = (actor + arg) % n
-            coins = table.coins
-            before = (actor, target, coins[actor], coins[target])
-            events.append(Event("fortunes_swapped", self.everyone, before))
-            coins[actor], coins[target] = coins[target], coins[actor]
-            self._power_done(events)
+    def apply(self, action: int) -> list:
+        events: list = []
+        self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
         return events
 
     def outcome(self, reward_mode: str) -> Outcome:
         if not self.over:
             raise RuntimeError("the game is not over")
-        n = self.num_players
-        winners = self.winners
-        rewards = tuple(1.0 if s in winners else -1.0 for s in range(n))
-        hand = self.hand
-
-        def character_of(seat: int):
-            names = [CHARACTERS[self.cards[p]] for p in self.config.places_of(seat)]
-            return names[0] if hand == 1 else names
-
+        n, table, winners = self.num_players, self.table, self.winners
+        characters = PerSeat(self._character_of(s) for s in range(n))
         info = {
             "result": self.result,
-            "winners": [f"player_{s}" for s in winners],
-            "coins": {f"player_{s}": int(self.table.coins[s]) for s in range(n)},
-            "characters": {f"player_{s}": character_of(s) for s in range(n)},
-            "centre_characters": [CHARACTERS[c] for c in self.cards[n * hand :]],
-            "courthouse": self.table.courthouse,
-            "from_bank": self.table.from_bank,
-            "turns": self.table.turn,
+            "winners": SeatList(winners),
+            "coins": PerSeat(int(c) for c in table.coins),
+            "characters": characters,
+            "centre_characters": [CHARACTERS[c] for c in self.cards[n * self.hand :]],
+            "courthouse": table.courthouse,
+            "from_bank": table.from_bank,
+            "turns": table.turn,
         }
-        per_seat = tuple({"character": character_of(s), "won": s in winners} for s in range(n))
-        return Outcome(winners=winners, rewards=rewards, info=info, per_seat_info=per_seat)
+        own = {"character": characters, "won": PerSeat(s in winners for s in range(n))}
+        rewards = tuple(1.0 if s in winners else -1.0 for s in range(n))
+        return Outcome(winners=winners, rewards=rewards, info=info, own=own)
+
+    def _character_of(self, seat: int) -> str | list[str]:
+        """The name of the seat's card, or of its two cards at 2-3 players."""
+        names = [CHARACTERS[self.cards[p]] for p in self.config.places_of(seat)]
+        return names[0] if self.hand == 1 else names
+
+    # --- the actions, one method per kind -----------------------------
+
+    def _swap(self, actor: int, args: tuple[int, int, bool], events: list) -> None:
+        own, other, swapped = args
+        places = self.place_called[actor]
+        self._swap_or_not(actor, places[own], places[other], swapped, events)
+        self._end_turn(events)
+
+    def _look(self, actor: int, own: int, events: list) -> None:
+        self._look_at(actor, self.place_called[actor][own], events)
+        self._end_turn(events)
+
+    def _announce(self, actor: int, args: tuple[int, int], events: list) -> None:
+        character, own = args
+        table = self.table
+        place = self.place_called[actor][own]
+        table.announcement = character
+        table.announcer = actor
+        table.claim_places = [place]
+        events.append(Announced(self.everyone, actor, character, place))
+        self._ask(ASK_CLAIM, self.seating.offset(actor, 1))
+
+    def _claim(self, actor: int, own: int, events: list) -> None:
+        place = self.place_called[actor][own]
+        self.table.claimants.append(actor)
+        self.table.claim_places.append(place)
+        events.append(Claimed(self.everyone, actor, place))
+        self._next_claim(actor, events)
+
+    def _pass(self, actor: int, _, events: list) -> None:
+        events.append(Passed(self.everyone, actor))
+        self._next_claim(actor, events)
+
+    def _spy_look(self, actor: int, other: int, events: list) -> None:
+        places = (self.power_place, self.place_called[actor][other])
+        self.table.power_places = places
+        for place in places:
+            self._look_at(actor, place, events)
+        self._ask(ASK_SPY_SWAP, actor)
+
+    def _spy_swap(self, actor: int, swapped: bool, events: list) -> None:
+        self._swap_or_not(actor, *self.table.power_places, swapped, events)
+        self._power_done(events)
+
+    def _bishop_take(self, actor: int, offset: int, events: list) -> None:
+        self._pay(self.seating.offset(actor, offset), actor, 2, events)
+        self._power_done(events)
+
+    def _fool_swap(self, actor: int, args: tuple[int, int, bool], events: list) -> None:
+        a, b, swapped = args
+        places = self.place_called[actor]
+        self._swap_or_not(actor, places[a], places[b], swapped, events)
+        self._power_done(events)
+
+    def _question(self, actor: int, offset: int, events: list) -> None:
+        target = self.seating.offset(actor, offset)
+        self.table.power_places = tuple(self.config.places_of(target))
+        events.append(Questioned(self.everyone, actor, target))
+        self._ask(ASK_GUESS, target)
+
+    def _guess(self, actor: int, character: int, events: list) -> None:
+        table = self.table
+        place = table.power_places[0]
+        events.append(Guessed(self.everyone, actor, character))
+        self._reveal(actor, place, events)
+        if self.cards[place] != character:
+            self._pay(actor, table.power_user, INQUISITOR_FINE, events)
+        self._power_done(events)
+
+    def _witch_swap(self, actor: int, offset: int, events: list) -> None:
+        target = self.seating.offset(actor, offset)
+        coins = self.table.coins
+        events.append(FortunesSwapped(self.everyone, actor, target, coins[actor], coins[target]))
+        coins[actor], coins[target] = coins[target], coins[actor]
+        self._power_done(events)
 
     # --- the turn -----------------------------------------------------
 
@@ -312,13 +403,13 @@ class MascaradeGame(RulesEngine):
         self.table.decision = decision
         self.table.to_act = seat
 
-    def _start_turn(self, events: list[Event]) -> None:
+    def _start_turn(self, events: list) -> None:
         table = self.table
         table.forced = table.preparation or table.active in table.revealed_last_turn
-        events.append(self._turn_events[table.active][table.forced])
-        self._ask(TURN, table.active)
+        events.append(turn_events(self.num_players)[table.active][table.forced])
+        self._ask(ASK_TURN, table.active)
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def _end_turn(self, events: list) -> None:
         table = self.table
         table.turn += 1
         table.revealed_last_turn = frozenset(self.revealed_seats) if self.revealed_seats else NOBODY_REVEALED
@@ -333,19 +424,33 @@ class MascaradeGame(RulesEngine):
         table.active = (table.active + 1) % self.num_players
         self._start_turn(events)
 
-    def _swap_or_not(self, actor: int, p: int, q: int, swapped: bool, events: list[Event]) -> None:
+    def _swap_or_not(self, actor: int, p: int, q: int, swapped: bool, events: list) -> None:
         """`actor` takes the cards at p and q and swaps them or not; only `actor` knows which."""
         if swapped:
             self.cards[p], self.cards[q] = self.cards[q], self.cards[p]
-        events.append(Event("swapped" if swapped else "not_swapped", (actor,), (actor, p, q)))
-        events.append(Event("handled", self.others[actor], (actor, p, q)))
+        events.append((Swapped if swapped else NotSwapped)((actor,), actor, p, q))
+        events.append(Handled(self.others[actor], actor, p, q))
 
-    def _reveal(self, seat: int, place: int, events: list[Event]) -> None:
+    def _look_at(self, actor: int, place: int, events: list) -> None:
+        events.append(Looked((actor,), actor, place, self.cards[place]))
+        events.append(LookedUnseen(self.others[actor], actor, place))
+
+    def _reveal(self, seat: int, place: int, events: list) -> None:
         self.table.revealed[place] = self.cards[place]
         self.revealed_seats.add(seat)
-        events.append(Event("revealed", self.everyone, (seat, place, self.cards[place])))
+        events.append(Revealed(self.everyone, seat, place, self.cards[place]))
 
-    def _resolve_announcement(self, events: list[Event]) -> None:
+    # --- announcements and powers -------------------------------------
+
+    def _next_claim(self, actor: int, events: list) -> None:
+        """The claim round goes on to the left, and ends at the announcer."""
+        following = self.seating.offset(actor, 1)
+        if following == self.table.announcer:
+            self._resolve_announcement(events)
+        else:
+            self._ask(ASK_CLAIM, following)
+
+    def _resolve_announcement(self, events: list) -> None:
         """Nobody claimed: the announcer uses the power unrevealed. Otherwise all reveal, the true ones use it."""
         table = self.table
         character = table.announcement
@@ -359,58 +464,76 @@ class MascaradeGame(RulesEngine):
             self.fined = [s for s, p in zip(claimers, table.claim_places) if self.cards[p] != character]
         if not holders:
             self._power_done(events)
-        elif character == PEASANT:  # both Peasants revealed: 2 coins each, otherwise 1
-            coins = 2 if len(holders) == 2 else 1
-            for seat, _ in holders:
-                events.append(Event("power", self.everyone, (seat, PEASANT)))
-                self._pay(BANK, seat, coins, events)
-            self._power_done(events)
+        elif character == PEASANT:
+            self._peasants([seat for seat, _ in holders], events)
         else:
             seat, place = holders[0]
             self._use_power(seat, place, character, events)
 
-    def _use_power(self, seat: int, place: int, character: int, events: list[Event]) -> None:
-        """Apply a power at once, or ask its holder the decision it needs."""
-        table = self.table
-        n = self.num_players
-        events.append(Event("power", self.everyone, (seat, character)))
-        self.power_place = place
-        table.power_user = seat
-        if character == SPY:
-            self._ask(SPY_LOOK, seat)
-        elif character == BISHOP:
-            richest = self._richest_others(seat)
-            if len(richest) == 1:
-                self._pay(richest[0], seat, 2, events)
-                self._power_done(events)
-            else:
-                self._ask(BISHOP_CHOICE, seat)
-        elif character == FOOL:
-            self._pay(BANK, seat, 1, events)
-            if not self._check_end(events):
-                self._ask(FOOL_SWAP, seat)
-        elif character == INQUISITOR:
-            self._ask(INQUISITOR_TARGET, seat)
-        elif character == WITCH:
-            self._ask(WITCH_TARGET, seat)
-        else:
-            if character == JUDGE:
-                self._pay(COURTHOUSE, seat, table.courthouse, events)
-            elif character == KING:
-                self._pay(BANK, seat, 3, events)
-            elif character == QUEEN:
-                self._pay(BANK, seat, 2, events)
-            elif character == WIDOW:
-                self._pay(BANK, seat, max(0, WIDOW_COINS - table.coins[seat]), events)
-            elif character == THIEF:
-                self._pay((seat + 1) % n, seat, 1, events)
-                self._pay((seat - 1) % n, seat, 1, events)
-            elif character == CHEAT and table.coins[seat] >= CHEAT_COINS:
-                self._finish((seat,), f"player_{seat}, the Cheat, has {table.coins[seat]} coins and wins", events)
-                return
-            self._power_done(events)
+    def _peasants(self, holders: list[int], events: list) -> None:
+        """Both Peasants revealed: 2 coins each; otherwise 1."""
+        coins = 2 if len(holders) == 2 else 1
+        for seat in holders:
+            events.append(Power(self.everyone, seat, PEASANT))
+            self._pay(BANK, seat, coins, events)
+        self._power_done(events)
 
-    def _power_done(self, events: list[Event]) -> None:
+    def _use_power(self, seat: int, place: int, character: int, events: list) -> None:
+        """Apply a power at once, or ask its holder the decision it needs."""
+        events.append(Power(self.everyone, seat, character))
+        self.power_place = place
+        self.table.power_user = seat
+        self._powers[character](self, seat, events)
+
+    def _bishop(self, seat: int, events: list) -> None:
+        richest = self._richest_others(seat)
+        if len(richest) > 1:
+            self._ask(ASK_BISHOP, seat)
+            return
+        self._pay(richest[0], seat, 2, events)
+        self._power_done(events)
+
+    def _fool(self, seat: int, events: list) -> None:
+        self._pay(BANK, seat, 1, events)
+        if not self._check_end(events):
+            self._ask(ASK_FOOL, seat)
+
+    def _cheat(self, seat: int, events: list) -> None:
+        coins = self.table.coins[seat]
+        if coins < CHEAT_COINS:
+            self._power_done(events)
+            return
+        self._finish((seat,), SeatText(f"{{0}}, the Cheat, has {coins} coins and wins", (seat,)), events)
+
+    def _judge(self, seat: int, events: list) -> None:
+        self._pay(COURTHOUSE, seat, self.table.courthouse, events)
+        self._power_done(events)
+
+    def _widow(self, seat: int, events: list) -> None:
+        self._pay(BANK, seat, max(0, WIDOW_COINS - self.table.coins[seat]), events)
+        self._power_done(events)
+
+    def _thief(self, seat: int, events: list) -> None:
+        self._pay(self.seating.offset(seat, 1), seat, 1, events)
+        self._pay(self.seating.offset(seat, -1), seat, 1, events)
+        self._power_done(events)
+
+    # What each character's power does once its holder is known (both Peasants: `_peasants`).
+    _powers = {
+        SPY: _choice(ASK_SPY_CARD),
+        BISHOP: _bishop,
+        FOOL: _fool,
+        INQUISITOR: _choice(ASK_INQUISITOR),
+        WITCH: _choice(ASK_WITCH),
+        JUDGE: _judge,
+        KING: _from_bank(3),
+        QUEEN: _from_bank(2),
+        WIDOW: _widow,
+        THIEF: _thief,
+        CHEAT: _cheat,
+    }
+
+    def _power_done(self, events: list) -> None:
         """After the power: the end check, then the fines, the end check again, and the next turn."""
         self.table.power_user = NOBODY
         if self._check_end(events):
@@ -421,7 +544,9 @@ class MascaradeGame(RulesEngine):
             return
         self._end_turn(events)
 
-    def _pay(self, payer: int, payee: int, amount: int, events: list[Event]) -> None:
+    # --- coins and the end --------------------------------------------
+
+    def _pay(self, payer: int, payee: int, amount: int, events: list) -> None:
         """Move coins; a player who must pay more than they have pays all they have."""
         table = self.table
         if payer >= 0:
@@ -436,7 +561,7 @@ class MascaradeGame(RulesEngine):
         else:
             table.courthouse += amount
         if amount:
-            events.append(Event("paid", self.everyone, (payer, payee, amount)))
+            events.append(Paid(self.everyone, payer, payee, amount))
 
     def _richest_others(self, seat: int) -> list[int]:
         coins = self.table.coins
@@ -444,28 +569,30 @@ class MascaradeGame(RulesEngine):
         most = max([coins[s] for s in others])
         return [s for s in others if coins[s] == most]
 
-    def _check_end(self, events: list[Event]) -> bool:
+    def _check_end(self, events: list) -> bool:
         """13 coins or more wins at once; a player at 0 ends the game and the richest win."""
         coins = self.table.coins
         most = max(coins)
         if most >= WINNING_COINS:
             winners = tuple(s for s, c in enumerate(coins) if c >= WINNING_COINS)
-            self._finish(winners, f"{_names(winners)} reached {WINNING_COINS} coins", events)
+            self._finish(winners, SeatText(f"{{all}} reached {WINNING_COINS} coins", winners), events)
         elif min(coins) <= 0:
             winners = tuple(s for s, c in enumerate(coins) if c == most)
-            broke = _names(tuple(s for s, c in enumerate(coins) if c <= 0))
-            richest = f"the richest, {_names(winners)}, with {most} coins"
-            self._finish(winners, f"{broke} went broke; {richest}", events)
+            broke = tuple(s for s, c in enumerate(coins) if c <= 0)
+            template = (f"{_listing(0, len(broke))} went broke; the richest, {_listing(len(broke), len(winners))}, "
+                        f"with {most} coins")
+            self._finish(winners, SeatText(template, broke + winners), events)
         return self.over
 
-    def _finish(self, winners: tuple[int, ...], result: str, events: list[Event]) -> None:
+    def _finish(self, winners: tuple[int, ...], result: SeatText, events: list) -> None:
         self.over = True
         self.winners = winners
         self.result = result
         self.table.decision = GAME_OVER
         self.table.to_act = NOBODY
-        events.append(Event("game_over", self.everyone, winners))
+        events.append(GameOver(self.everyone, winners))
 
 
-def _names(seats: tuple[int, ...]) -> str:
-    return " and ".join(f"player_{s}" for s in seats)
+def _listing(first: int, count: int) -> str:
+    """`{first} and {first+1} ...`: where `count` seats of a `SeatText` go, named in a row."""
+    return " and ".join(f"{{{i}}}" for i in range(first, first + count))

@@ -5,6 +5,7 @@ import pytest
 
 from hidden_role_envs import mascarade_v0
 from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
+from hidden_role_envs.games.mascarade.config import configure
 
 CONFIGS = [(2, 0), (3, 0), (4, 0), (5, 0), (8, 0), (13, 0), (6, 1), (11, 2)]
 
@@ -28,13 +29,13 @@ def play(n: int, seed: int, policies: dict[int, object], **kwargs) -> list[str]:
 
 @pytest.mark.parametrize("n,extra", CONFIGS, ids=[f"{n} players +{e}" for n, e in CONFIGS])
 def test_scripted_players_fill_a_table_and_finish_legal_games(n, extra):
-    bot = MascaradeScriptedPlayer(n, seed=0)
+    bot = MascaradeScriptedPlayer(configure(n, extra_centre_cards=extra), seed=0)
     for seed in range(3):
         play(n, seed, {s: bot for s in range(n)}, extra_centre_cards=extra)  # an illegal action would raise
 
 
 def test_same_seed_same_choices():
-    runs = [play(5, 3, {s: MascaradeScriptedPlayer(5, seed=1) for s in range(5)}) for _ in range(2)]
+    runs = [play(5, 3, {s: MascaradeScriptedPlayer(configure(5), seed=1) for s in range(5)}) for _ in range(2)]
     assert runs[0] == runs[1]
 
 
@@ -43,11 +44,11 @@ def test_it_refuses_an_observation_without_a_decision():
     env.reset(seed=0)
     idle = next(a for a in env.possible_agents if a != env.agent_selection)
     with pytest.raises(ValueError, match="no legal action"):
-        MascaradeScriptedPlayer(4)(env.observe(idle))
+        MascaradeScriptedPlayer(env.unwrapped.config)(env.observe(idle))
 
 
 def test_it_wins_more_often_than_a_random_player_in_the_same_seat():
-    bot = MascaradeScriptedPlayer(5, seed=0)
+    bot = MascaradeScriptedPlayer(configure(5), seed=0)
     games = 60
     scripted = sum(f"player_{g % 5}" in play(5, g, {g % 5: bot}) for g in range(games))
     random = sum(f"player_{g % 5}" in play(5, g, {}) for g in range(games))
