@@ -153,6 +153,7 @@ from hidden_role_envs.games.hoax.observation import SCHEMA, HoaxObserver
 from hidden_role_envs.games.hoax.rules import HoaxGame
 
 GAME = GameDefinition(
+    package=__name__,
     name="hoax",
     title="Hoax",
     version=0,

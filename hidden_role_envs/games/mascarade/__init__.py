@@ -157,6 +157,7 @@ from hidden_role_envs.games.mascarade.observation import SCHEMA, MascaradeObserv
 from hidden_role_envs.games.mascarade.rules import MascaradeGame
 
 GAME = GameDefinition(
+    package=__name__,
     name="mascarade",
     title="Mascarade",
     version=0,
