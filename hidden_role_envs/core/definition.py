@@ -99,8 +99,32 @@ class GameDefinition:
 
     @cached_property
     def reference(self) -> str:
-        """The game's docs with their tables filled in from the declarations."""
-        return self.doc.replace("{arguments}", self.arguments_table()).replace("{observation}", self.schema.table())
+        """The game's docs with their tables filled in from the declarations, and the sections every game shares."""
+        filled = self.doc.replace("{arguments}", self.arguments_table()).replace("{observation}", self.schema.table())
+        return filled.rstrip() + "\n\n" + self._shared_sections()
+
+    def _shared_sections(self) -> str:
+        from hidden_role_envs.core.history import kinds_table
+
+        return (
+            "## Episode end (every game)\n"
+            "- By the rules: every seat still playing is terminated and gets its final reward; its info holds\n"
+            "  `result`, `winners`, what the end reveals and its own facts (`won` among them).\n"
+            f"- By the turn limit (`max_turns`, counted in {self.turn_unit}): every seat still playing is\n"
+            "  truncated with no reward, and its info holds what the end of a game would reveal, with\n"
+            "  `result: \"truncated\"`, `winners: []` and `truncated_after_turns`.\n"
+            "- By an illegal action with `illegal=\"penalize\"`: every seat is terminated; the mover gets -1,\n"
+            "  every other seat 0; every info holds `illegal_move` (agent, action, reason). With the default\n"
+            "  `illegal=\"raise\"` the action raises ValueError and changes nothing.\n\n"
+            "## Event history (`history_length=K`)\n"
+            "`history_length=K` appends the block `history` (K, width): the last K events the seat saw, most\n"
+            "recent first, zero-padded; `env.unwrapped.history(agent)` lists every event the seat saw this\n"
+            "episode, oldest first, as readable dicts with their line of text. A row is the event's kind\n"
+            "(one-hot, in the order below), then slots: fields of the same sort share columns, a kind's\n"
+            "first seat in `seat 1`, its second in `seat 2`...; seats are relative to the observer.\n\n"
+            + kinds_table(self.events)
+            + "\n"
+        )
 
     def arguments_table(self) -> str:
         modes = "; ".join(f'"{mode}": {what}' for mode, what in self.reward_modes.items())

@@ -75,17 +75,6 @@ class EventEncoding:
         return Block("history", (length, self.width), self.low, self.high,
                      "the last events this seat saw, most recent first (see History)", "history")
 
-    def docs(self) -> str:
-        """Which columns each kind's fields fill, for the game's docs."""
-        rows = ["| kind | fields, in their slots |", "|---|---|"]
-        for kind in self.kinds:
-            used: Counter = Counter()
-            cells = []
-            for name, field in kind.fields.items():
-                used[field.slot] += 1
-                cells.append(f"`{name}`: {_slot_name(field.slot)} {used[field.slot]}")
-            rows.append(f"| `{kind.kind}` | {', '.join(cells) or '-'} |")
-        return "\n".join(rows)
 
 
 def _slot_name(slot) -> str:
@@ -95,6 +84,19 @@ def _slot_name(slot) -> str:
         return vocab if kind == "NameField" else f"{vocab}s"
     words = "".join(f" {c.lower()}" if c.isupper() else c for c in slot.removesuffix("Field")).strip()
     return words
+
+
+def kinds_table(kinds: Sequence[type]) -> str:
+    """Which slot each field of each kind fills, for the game's docs."""
+    rows = ["| kind | fields, in their slots |", "|---|---|"]
+    for kind in kinds:
+        used: Counter = Counter()
+        cells = []
+        for name, field in kind.fields.items():
+            used[field.slot] += 1
+            cells.append(f"`{name}`: {_slot_name(field.slot)} {used[field.slot]}")
+        rows.append(f"| `{kind.kind}` | {', '.join(cells) or '-'} |")
+    return "\n".join(rows)
 
 
 class SeatHistories:

@@ -106,6 +106,7 @@ class Row:
     seats_per_game: int
     seat_games: int
     wins: int
+    truncated: int = 0  # games of this run stopped by the turn limit (no winner), not ended by the rules
 
     @property
     def win_rate(self) -> float:
@@ -124,13 +125,14 @@ def play(
     seed: int,
     run: int,
     on_game_done: Callable[[], None] = lambda: None,
-) -> list[int]:
-    """Play `games` seeded games; return the wins of each name's player (indexed like `plan`)."""
+) -> tuple[list[int], int]:
+    """Play `games` seeded games; the wins of each name's player (indexed like `plan`), and the games truncated."""
     env = registry.make(game, num_players=num_players)
     models = {name: make_policy(name, env) for name in set(plan) if is_model_path(name)}
     players = [models.get(name) or make_policy(name, env, _seed(seed, run, i)) for i, name in enumerate(plan)]
     agents = env.possible_agents
     wins = [0] * num_players
+    truncated = 0
     for g in range(games):
         env.reset(seed=_seed(seed, g))
         player_at = {agents[(i + g) % num_players]: i for i in range(num_players)}
@@ -144,8 +146,9 @@ def play(
                 env.step(players[player_at[agent]](observation))
         for agent in winners:
             wins[player_at[agent]] += 1
+        truncated += not env.unwrapped.game_over
         on_game_done()
-    return wins
+    return wins, truncated
 
 
 def evaluate(
@@ -162,10 +165,11 @@ def evaluate(
     rows = []
     runs = [("mix", plan)] + ([("baseline", ["random"] * num_players)] if baseline else [])
     for run_index, (run, played) in enumerate(runs):
-        wins = play(game_name, num_players, played, games, seed, run_index, on_game_done)
+        wins, truncated = play(game_name, num_players, played, games, seed, run_index, on_game_done)
         for name in dict.fromkeys(plan):  # each policy once, in order of first seat
             held = [i for i, n in enumerate(plan) if n == name]
-            rows.append(Row(run, played[held[0]], name, len(held), len(held) * games, sum(wins[i] for i in held)))
+            rows.append(Row(run, played[held[0]], name, len(held), len(held) * games, sum(wins[i] for i in held),
+                            truncated))
     return rows
 
 
@@ -178,6 +182,7 @@ def format_table(game_name: str, num_players: int, plan: list[str], games: int, 
     previous_run = "mix"
     for row in rows:
         if row.run != previous_run:
+            lines.append(_endings(rows, previous_run, games))
             lines.append("baseline: random in every seat, same deals and seats")
             previous_run = row.run
         label = row.policy if row.run == "mix" else f"{row.policy} in {row.seats_of}'s seats"
@@ -186,7 +191,15 @@ def format_table(game_name: str, num_players: int, plan: list[str], games: int, 
             f"{label:<28} {row.seats_per_game:>10} {row.seat_games:>11} {row.wins:>7} {row.win_rate:>9.3f}"
             f"  [{low:.3f}, {high:.3f}]"
         )
+    lines.append(_endings(rows, previous_run, games))
     return "\n".join(lines)
+
+
+def _endings(rows: list[Row], run: str, games: int) -> str:
+    """How the games of a run ended: a table that mostly reaches the turn limit teaches nothing."""
+    truncated = next(row.truncated for row in rows if row.run == run)
+    return (f"  games ended by the rules: {games - truncated} ({(games - truncated) / games:.0%}), "
+            f"stopped by the turn limit: {truncated} ({truncated / games:.0%})")
 
 
 CSV_COLUMNS = [
@@ -204,6 +217,7 @@ CSV_COLUMNS = [
     "win_rate",
     "ci_low",
     "ci_high",
+    "games_truncated",
 ]
 
 
@@ -229,6 +243,7 @@ def write_csv(path: str, game_name: str, num_players: int, plan: list[str], game
                     f"{row.win_rate:.4f}",
                     f"{low:.4f}",
                     f"{high:.4f}",
+                    row.truncated,
                 ]
             )
 
