@@ -188,8 +188,12 @@ class BatchedEnv:
         return self._observed(new)
 
     def observe(self, state: State, seat: jax.Array) -> jax.Array:
-        """`seat`'s observation, the vector `env().observe(f"player_{seat}")["observation"]` gives."""
-        blocks = self.game.blocks(state.game, jnp.asarray(seat, jnp.int32))
+        """`seat`'s observation, the vector `env().observe(f"player_{seat}")["observation"]` gives.
+
+        (`state.observation` is the current player's; once the game is over, seat 0's.)
+        """
+        seat = jnp.maximum(jnp.asarray(seat, jnp.int32), 0)
+        blocks = self.game.blocks(state.game, seat)
         compact = jnp.concatenate([jnp.ravel(blocks[name]).astype(jnp.float32) for name in self._order])
         return compact[self._gather[seat]]
 

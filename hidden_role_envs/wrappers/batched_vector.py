@@ -1,0 +1,224 @@
+"""Many games of one seat each, stepped together by the batched engine: a vector env for NumPy and torch users.
+
+    from hidden_role_envs.wrappers.batched_vector import BatchedSingleSeatEnv
+    envs = BatchedSingleSeatEnv("secrets", num_envs=256, num_players=5)
+    observations, infos = envs.reset(seed=0)
+    observations, rewards, terminated, truncated, infos = envs.step(actions)   # NumPy in and out
+    masks = envs.action_masks()                                                  # (num_envs, actions) bool
+
+It is a Gymnasium `VectorEnv` (`gymnasium.vector`), the batched twin of
+`SingleSeatEnv`: in each game the learner plays one seat (a random one each
+episode, or `seat=`), and the other seats are played inside the same batch,
+in the same compiled step, by `opponents`: uniformly random legal play by
+default, or any JAX function `(observation, mask, key) -> action` of one seat
+(a policy network's greedy action, say), vmapped over the batch. Rewards are
+the learner's, summed from its decision to its next one. A game that ends is
+dealt again in the same step (Gymnasium's same-step autoreset): the returned
+observation is the new game's, and `infos["final_observation"]` holds the
+last one of the game that ended, with `infos["_final_observation"]` marking
+which games did.
+
+`Sb3VecEnv(envs)` presents it as a Stable-Baselines3 `VecEnv` with
+`action_masks`, which sb3-contrib's MaskablePPO reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+import hidden_role_envs.batched as batched
+from hidden_role_envs.core.checks import check_int
+
+# A seat whose decisions this many opponent moves in a row never come (a bug, or a game where the learner
+# never acts) is a game to deal again rather than a loop without end.
+MAX_OPPONENT_MOVES = 10_000
+MAX_DEALS = 100
+
+
+def random_opponent(observation: jax.Array, mask: jax.Array, key: jax.Array) -> jax.Array:
+    """Uniform over the legal actions (the argmax of uniform draws over them)."""
+    return jnp.argmax(jnp.where(mask, jax.random.uniform(key, mask.shape), -1.0))
+
+
+class BatchedSingleSeatEnv(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        seat: int | None = None,
+        opponents: Callable[[jax.Array, jax.Array, jax.Array], jax.Array] = random_opponent,
+        **env_kwargs: Any,
+    ):
+        self.num_envs = check_int("num_envs", num_envs, 1)
+        self.engine = batched.make(game, **env_kwargs)
+        n = self.engine.num_players
+        if seat is not None:
+            check_int("seat", seat, 0, n - 1)
+        self.fixed_seat = seat
+        self.opponents = opponents
+        low, high = self.engine.layout.low, self.engine.layout.high
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.engine.num_actions)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
+        self._reset_all = jax.jit(jax.vmap(self._new_game))
+        self._step_all = jax.jit(jax.vmap(self._learner_step))
+        self._games = None
+        self._key = jax.random.PRNGKey(0)
+
+    # --- one game, as JAX functions (vmapped above) ------------------------------------
+
+    def _new_game(self, key: jax.Array):
+        """A deal and the other seats' moves up to the learner's first decision (a deal that ends before it
+        holds nothing to learn from: it is dealt again, as `SingleSeatEnv` does)."""
+
+        def deal(key):
+            seat_key, game_key, play_key = jax.random.split(key, 3)
+            n = self.engine.num_players
+            seat = jax.random.randint(seat_key, (), 0, n) if self.fixed_seat is None else jnp.int32(self.fixed_seat)
+            state, paid = self._play_others(self.engine.init(game_key), seat, play_key)
+            return state, seat, paid
+
+        def ended(carry):
+            (state, _, _), _, tries = carry
+            return (state.terminated | state.truncated) & (tries < MAX_DEALS)
+
+        def again(carry):
+            _, key, tries = carry
+            key, deal_key = jax.random.split(key)
+            return deal(deal_key), key, tries + 1
+
+        key, first = jax.random.split(key)
+        game, _, _ = jax.lax.while_loop(ended, again, (deal(first), key, jnp.int32(1)))
+        return game
+
+    def _play_others(self, state, seat, key):
+        """The other seats play until the learner must decide or the game is over; what that paid the learner."""
+
+        def others_to_play(carry):
+            state, _, _, moves = carry
+            return ~(state.terminated | state.truncated) & (state.current_player != seat) & (moves < MAX_OPPONENT_MOVES)
+
+        def one_move(carry):
+            state, key, paid, moves = carry
+            key, act_key, step_key = jax.random.split(key, 3)
+            action = self.opponents(state.observation, state.legal_action_mask, act_key)
+            state = self.engine.step(state, action, step_key)
+            return state, key, paid + state.rewards[seat], moves + 1
+
+        state, _, paid, _ = jax.lax.while_loop(others_to_play, one_move, (state, key, jnp.float32(0), jnp.int32(0)))
+        return state, paid
+
+    def _learner_step(self, state, seat, action, key):
+        step_key, play_key, deal_key = jax.random.split(key, 3)
+        state = self.engine.step(state, action, step_key)
+        reward = state.rewards[seat]
+        state, paid = self._play_others(state, seat, play_key)
+        reward = reward + paid
+        over = state.terminated | state.truncated
+        final = (self.engine.observe(state, seat), state.terminated, state.truncated)
+        fresh, fresh_seat, _ = self._new_game(deal_key)
+        state = jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state)
+        return state, jnp.where(over, fresh_seat, seat), reward, final
+
+    # --- the Gymnasium VectorEnv API ---------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if options:
+            raise ValueError("the batched single-seat env takes no reset options (fixed deals: use the engine)")
+        if seed is not None:
+            self._key = jax.random.PRNGKey(check_int("seed", seed, 0))
+        self._key, key = jax.random.split(self._key)
+        self._games, self._seats, _ = self._reset_all(jax.random.split(key, self.num_envs))
+        return self._observations(), {"seat": np.asarray(self._seats)}
+
+    def step(self, actions):
+        if self._games is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} integer action ids; got shape {actions.shape} of "
+                             f"{actions.dtype}")
+        self._key, key = jax.random.split(self._key)
+        self._games, self._seats, rewards, (final, terminated, truncated) = self._step_all(
+            self._games, self._seats, jnp.asarray(actions, jnp.int32), jax.random.split(key, self.num_envs)
+        )
+        terminated, truncated = np.asarray(terminated), np.asarray(truncated)
+        ended = terminated | truncated
+        infos = {"seat": np.asarray(self._seats), "final_observation": np.asarray(final), "_final_observation": ended}
+        return self._observations(), np.asarray(rewards, np.float32), terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, actions) bool: the learner's legal actions in each game (MaskablePPO reads them)."""
+        return np.array(self._games.legal_action_mask)
+
+    def _observations(self) -> np.ndarray:
+        return np.array(self._games.observation)  # a writable copy: torch refuses read-only arrays
+
+
+def sb3_vec_env(envs: BatchedSingleSeatEnv):
+    """`envs` as a Stable-Baselines3 VecEnv (needs the `train` extra), with `action_masks` for MaskablePPO."""
+    from stable_baselines3.common.vec_env import VecEnv
+
+    class Sb3VecEnv(VecEnv):
+        def __init__(self):
+            super().__init__(envs.num_envs, envs.single_observation_space, envs.single_action_space)
+            self._actions = None
+
+        def reset(self):
+            observations, _ = envs.reset(seed=self._seeds[0] if getattr(self, "_seeds", None) else None)
+            return observations
+
+        def step_async(self, actions):
+            self._actions = actions
+
+        def step_wait(self):
+            observations, rewards, terminated, truncated, infos = envs.step(np.asarray(self._actions, np.int64))
+            dones = terminated | truncated
+            per_env = [
+                {"terminal_observation": infos["final_observation"][i], "TimeLimit.truncated": bool(truncated[i])}
+                if dones[i] else {}
+                for i in range(envs.num_envs)
+            ]
+            return observations, rewards, dones, per_env
+
+        def close(self):
+            envs.close()
+
+        def get_attr(self, attr_name, indices=None):
+            return [getattr(envs, attr_name)] * len(self._indices(indices))
+
+        def set_attr(self, attr_name, value, indices=None):
+            raise AttributeError("the batched env's attributes are shared by every game; none can be set per game")
+
+        def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+            if method_name != "action_masks":
+                raise AttributeError(f"the batched env has no per-game method {method_name!r}")
+            return list(envs.action_masks()[self._indices(indices)])
+
+        def env_is_wrapped(self, wrapper_class, indices=None):
+            return [False] * len(self._indices(indices))
+
+        def has_attr(self, attr_name):
+            return attr_name == "action_masks" or hasattr(envs, attr_name)
+
+        def seed(self, seed=None):
+            self._seeds = [seed]
+            return [seed]
+
+        def _indices(self, indices):
+            if indices is None:
+                return list(range(envs.num_envs))
+            return [indices] if isinstance(indices, int) else list(indices)
+
+    return Sb3VecEnv()
