@@ -146,21 +146,34 @@ class BatchedEnv:
         return {} if not setup else self.game.setup(setup)
 
     def init(self, key: jax.Array, setup: dict | None = None) -> State:
-        game = self.game.init(key, {} if setup is None else setup)
-        return self._observed(
-            State(
-                current_player=self.game.current_player(game),
-                observation=jnp.zeros(self.layout.size, jnp.float32),
-                legal_action_mask=self.game.legal_mask(game),
-                rewards=jnp.zeros(self.num_players, jnp.float32),
-                terminated=self.game.is_over(game),
-                truncated=jnp.bool_(False),
-                _step_count=jnp.int32(0),
-                game=game,
-            )
-        )
+        return self._observed(self._deal(key, setup))
 
     def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+        return self._observed(self._advance(state, action, key))
+
+    def step_or_deal(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        """`step`, then a new game where this one ended (`auto_reset`), the observation computed once."""
+        step_key, deal_key = jax.random.split(key)
+        state = self._advance(state, action, step_key)
+        fresh = self._deal(deal_key).replace(terminated=state.terminated, truncated=state.truncated,
+                                             rewards=state.rewards)
+        over = state.terminated | state.truncated
+        return self._observed(jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state))
+
+    def _deal(self, key: jax.Array, setup: dict | None = None) -> State:
+        game = self.game.init(key, {} if setup is None else setup)
+        return State(
+            current_player=self.game.current_player(game),
+            observation=jnp.zeros(self.layout.size, jnp.float32),
+            legal_action_mask=self.game.legal_mask(game),
+            rewards=jnp.zeros(self.num_players, jnp.float32),
+            terminated=self.game.is_over(game),
+            truncated=jnp.bool_(False),
+            _step_count=jnp.int32(0),
+            game=game,
+        )
+
+    def _advance(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
         key = jax.random.PRNGKey(0) if key is None else key
         action = jnp.asarray(action, jnp.int32)
         done = state.terminated | state.truncated
@@ -185,7 +198,7 @@ class BatchedEnv:
             _step_count=state._step_count + jnp.where(done, 0, 1),
             game=played,
         )
-        return self._observed(new)
+        return new
 
     def observe(self, state: State, seat: jax.Array) -> jax.Array:
         """`seat`'s observation, the vector `env().observe(f"player_{seat}")["observation"]` gives.
@@ -202,7 +215,14 @@ class BatchedEnv:
 
 
 def auto_reset(step, init):
-    """`step` that deals a new game (`init(key)`) where one ended, keeping that step's rewards and ends (Pgx's)."""
+    """`step` that deals a new game (`init(key)`) where one ended, keeping that step's rewards and ends (Pgx's).
+
+    Given a BatchedEnv's own `step` and `init`, it is that env's `step_or_deal`, which computes the
+    observation once instead of twice.
+    """
+    env = getattr(step, "__self__", None)
+    if isinstance(env, BatchedEnv) and getattr(init, "__self__", None) is env:
+        return env.step_or_deal
 
     def stepped(state: State, action: jax.Array, key: jax.Array) -> State:
         step_key, init_key = jax.random.split(key)
