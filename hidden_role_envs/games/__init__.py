@@ -1,6 +1,7 @@
 """One folder per game; each declares its `GAME` and joins the registry here, one line each."""
 
 from hidden_role_envs.core.registry import register
-from hidden_role_envs.games import secrets
+from hidden_role_envs.games import secrets, spyfall
 
 register(secrets.GAME)
+register(spyfall.GAME)
