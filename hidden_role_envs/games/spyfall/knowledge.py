@@ -50,10 +50,11 @@ class RoundBeliefs:
         self.num_locations = len(places)
         self.matrix = places.matrix
         # log-likelihood of each location given one answer [attribute, yes] under the model
-        self.answer_loglik = np.where(places.matrix.T[:, None, :] == np.array([0, 1])[None, :, None], _LOG_TRUE, _LOG_LIE)
+        holds = places.matrix.T[:, None, :] == np.array([0, 1])[None, :, None]
+        self.answer_loglik = np.where(holds, _LOG_TRUE, _LOG_LIE)
         seats = seating(n)
         self.others = [np.array(others, dtype=np.intp) for others in seats.others]
-        self.order = seats.rotation  # [seat]: the seats from its own, in turn order (the order a seat's block lists them)
+        self.order = seats.rotation  # [seat]: the seats from its own in turn order, as the seat's block lists them
         self.deal(np.ones(self.num_locations))
 
     def deal(self, unplayed: np.ndarray) -> None:

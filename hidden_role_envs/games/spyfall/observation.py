@@ -46,8 +46,8 @@ SCHEMA = Schema(
         Block("votes_cast", ("n",), 0, 1, "who has voted in it (what they voted is secret until all are cast)", "turn",
               rotate=(0,)),
         Block("my_vote", (2,), 0, 1, "this seat's own vote in it (yes, no)", "own"),
-        Block("last_vote", (4, "n"), 0, 1, "the last finished vote of this round: accuser, accused, yes votes, no votes",
-              "record", rotate=(1,)),
+        Block("last_vote", (4, "n"), 0, 1, "the last finished vote of this round: accuser, accused, yes votes, "
+              "no votes", "record", rotate=(1,)),
         Block("accusation_used", ("n",), 0, 1, "seats that used their accusation of this round", rotate=(0,)),
         Block("clock", (2,), 0, "q", "questions left, 1 once time is up"),
         Block("scores", ("n",), 0, "4*rounds", "points so far", rotate=(0,)),

@@ -99,12 +99,14 @@ class LegalMasks(Shared):
         # questions, by the relative seat that may not be asked (0: nobody, at the round's first question)
         asks = actions.of_kind[ASK]
         self.question = tuple(
-            actions.mask([a for a in asks if actions.args[a][0] != forbidden]) for forbidden in range(config.num_players)
+            actions.mask([a for a in asks if actions.args[a][0] != forbidden])
+            for forbidden in range(config.num_players)
         )
         # the interruption window by [accusation used][is the spy], every location still nameable; tuples, not
         # one array, so that reading one is an index and not a NumPy view
         self.window = tuple(
-            tuple(actions.mask_of_kinds(PASS, *(() if used else (ACCUSE,)), *((GUESS,) if spy else ())) for spy in (0, 1))
+            tuple(actions.mask_of_kinds(PASS, *(() if used else (ACCUSE,)), *((GUESS,) if spy else ()))
+                  for spy in (0, 1))
             for used in (0, 1)
         )
 
@@ -118,7 +120,7 @@ class LegalMasks(Shared):
 
 
 class SeatTables(Shared):
-    """What is the same in every game of a table size: who votes on each accusation, and the events naming only seats."""
+    """What every game of a table size shares: who votes on each accusation, and the events naming only seats."""
 
     def __init__(self, num_players: int):
         n = num_players
@@ -453,7 +455,8 @@ class SpyfallGame(RulesEngine):
             if earned:
                 scores[s] += earned
                 rewards[s] = rewards.get(s, 0.0) + earned
-        self.finished.append(FinishedRound(table.round, table.dealer, self.spy, self.location, self.roles, result, points))
+        finished = FinishedRound(table.round, table.dealer, self.spy, self.location, self.roles, result, points)
+        self.finished.append(finished)
         events.append(RoundOver(self.everyone, table.round, self.spy, self.location, result, tuple(points)))
         table.played.append(self.location)
         if table.round + 1 == self.config.num_rounds:
