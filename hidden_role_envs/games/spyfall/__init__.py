@@ -22,7 +22,7 @@ Anyone may lie; non-spies know the truth, the spy does not.
 {arguments}
 
 Without `max_turns` there is no limit: a game is finite without it.
-`Location` is imported from `hidden_role_envs.games.spyfall`.
+User locations are built with `Location`, from `hidden_role_envs.games.spyfall`.
 
 User `locations` are checked: distinct names, at least `num_players - 1`
 distinct roles each, attributes among `attributes`, every two locations

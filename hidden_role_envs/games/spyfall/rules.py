@@ -136,6 +136,8 @@ class SeatTables(Shared):
 
 
 class FinishedRound(NamedTuple):
+    """A round as it ended, kept for the final infos."""
+
     round: int
     dealer: int
     spy: int
@@ -185,7 +187,6 @@ class SpyfallGame(RulesEngine):
 
     def __init__(self, config: SpyfallConfig, rng: np.random.Generator, setup: dict | None = None):
         n = config.num_players
-        setup = Setup(setup, SETUP_KEYS)
         self.config = config
         self.num_players = n
         self.masks = LegalMasks.of(config)
@@ -195,8 +196,12 @@ class SpyfallGame(RulesEngine):
         self.places = config.places
         self.rng = rng
         self.table = SpyfallTable(n)
-        dealer = setup.seat("dealer", n)
-        self._locations, self._spies, self._roles = self._read_deals(setup)  # what the setup fixes, per round
+        dealer = None
+        self._locations = self._spies = self._roles = ()  # what the setup fixes, per round
+        if setup is not None:  # (most games have none: nothing to read)
+            setup = Setup(setup, SETUP_KEYS)
+            dealer = setup.seat("dealer", n)
+            self._locations, self._spies, self._roles = self._read_deals(setup)
         self.table.dealer = int(rng.integers(n)) if dealer is None else dealer
         self.spy = NOBODY
         self.location = NOBODY
