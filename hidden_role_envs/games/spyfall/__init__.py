@@ -1,1 +1,159 @@
-"""Spyfall: locations, rules engine, actions, observation and scripted players."""
+"""Spyfall (3-8 players): find the spy, who does not know where you all are.
+
+    from hidden_role_envs import spyfall_v0
+    env = spyfall_v0.env(num_players=5)
+
+## The game
+Every round, all players but one get a card with the same location and a
+role there; the other gets the spy card. The players question each other in
+turn; the spy must answer without knowing the place and tries to work it
+out, the others try to find the spy without giving the place away. Anyone
+may stop the clock and accuse someone; a unanimous vote reveals that card.
+The spy may reveal itself and name the location. When time is up, each
+player in turn may accuse once more.
+
+Spoken questions become the ABSTRACTION of the rules file: each location
+has yes/no attributes (`indoors`, `moving`, `weapons`, ... 23 of them by
+default, from common to rare, see `hidden_role_envs.games.spyfall.locations`);
+a question asks one player about one attribute and the answer is yes or no.
+Anyone may lie; non-spies know the truth, the spy does not.
+
+## Arguments
+{arguments}
+
+Without `max_turns` there is no limit: a game is finite without it.
+User locations are built with `Location`, from `hidden_role_envs.games.spyfall`.
+
+User `locations` are checked: distinct names, at least `num_players - 1`
+distinct roles each, attributes among `attributes`, every two locations
+differing in at least 2 attributes; otherwise ValueError says what is wrong.
+
+`reset(seed, options={"setup": {...}})` may fix the deal: `dealer` (the
+first dealer), `locations` (the location of the first rounds, by name or
+index), `spies` (the spy seat of the first rounds), `roles` (per round, a
+role name per seat and None for the spy). Anything left out is drawn from
+the seed.
+
+## Actions
+`Discrete((n-1)A + 2 + 1 + (n-1) + L + 2)` for n players, A attributes and
+L locations: 127 ids at 5 players with the defaults. Seats in actions are
+relative to the actor (`+1` = left neighbour, the next in turn order).
+`env.unwrapped.action_to_string(a)` and `string_to_action(s)` convert; names:
+
+- `ask +k about <attribute>`: the question (target, attribute);
+- `answer yes`, `answer no`;
+- `pass`: let the interruption window, or one's time-up accusation, go by;
+- `accuse +k`: stop the clock and accuse (or accuse when time is up);
+- `guess <Location>`: the spy reveals the spy card and names the location;
+- `vote yes`, `vote no`: the vote on an accusation.
+
+Only the seat asked to decide has a non-zero `action_mask`.
+
+## Observation
+`{"observation": float32[...], "action_mask": int8[num_actions]}`;
+`env.unwrapped.observation_fields` maps block names to slices. Seats are
+relative to the observer (row 0 = itself, row k = k seats to its left).
+K = 8 exchanges are kept in the history blocks, the most recent first.
+
+{observation}
+
+KNOWLEDGE (`location_belief`, `spy_belief`) follows one documented model of
+how players answer: a non-spy tells the truth with probability 0.9, the spy
+says yes or no with probability 1/2 each. The spy's `location_belief` is
+the posterior over the locations not yet played given the other seats'
+answers this round (its own say nothing); a non-spy knows its location (a
+one-hot). A non-spy's `spy_belief` is the posterior over the other seats
+given which of their answers were true at its location: each true answer
+multiplies a seat's odds by 0.5/0.9, each false one by 0.5/0.1. The spy's
+is a one-hot on itself. When a round ends its spy and location are revealed
+to all and both become one-hots until the next deal. Both are computed from
+the events the seat saw, never from the hidden cards.
+
+## Rewards
+Each round's points, to each seat, at the end of that round (through the
+step that ended it); the final step of the game pays the last round's points
+and nothing more (the outcome's rewards are zero). Points per round, from
+the rulebook: the spy gets 2 if nobody was convicted, 4 if a non-spy was
+convicted, 4 if it named the location; otherwise (spy convicted, or a wrong
+name) each non-spy gets 1, and the player who started the accusation that
+convicted the spy gets 2 instead.
+
+Final `infos[agent]` hold `result`, `winners` (the players with the most
+points; all of them on a tie), `scores` (the totals), `spy`, `location` and
+`points` (of the last round), `rounds` (per round: dealer, spy, location,
+roles, result, points), `turns`, and the seat's own `role` (last round),
+`score` and `won`.
+
+## Rules and rulings followed
+- Deal: a location is drawn uniformly among those not yet played in this
+  game; a uniformly random seat gets the spy card; every other seat gets
+  the location and a distinct role of it. The first dealer is a random seat;
+  the spy of a round deals the next.
+- The dealer asks first; then whoever was asked asks next, anyone but the
+  player who just asked them. Questions and answers are public.
+- RULING: after every answer there is one interruption window: each seat in
+  turn order, from the answerer's left and ending with the answerer, may
+  pass, accuse (once per round while the clock runs) or, the spy only,
+  reveal and name the location (right: the spy wins; wrong: the non-spies
+  win). After a failed vote the window goes on with the next seat.
+- Accusation: everyone but the accused votes, the accuser counting as yes;
+  votes are cast one by one in turn order from the accuser's left, each
+  secret until all are cast; then every vote is shown. A unanimous yes
+  reveals the accused's card and ends the round.
+- The clock is the question budget: RULING: time is up once the window after
+  the `question_limit`-th answer has closed (so the spy may still name the
+  place after the last answer). Then, from the dealer, each seat in turn may
+  accuse (whether or not it used its accusation before) or pass; the first
+  unanimous vote ends the round; if nobody is convicted the spy wins. The
+  spy may no longer reveal then.
+- RULING: at the end of a round all cards are revealed (the spy and the
+  location become public), so every seat knows which locations were played.
+- The game is `num_rounds` rounds; `winners` are the players with the most
+  points at the end (RULING: a tie makes all of them winners).
+- Roles are dealt and observed but have no effect on the rules (the
+  rulebook's role-play is table talk, not modelled).
+"""
+
+from hidden_role_envs.core.definition import FixedRoles, GameDefinition
+from hidden_role_envs.games.spyfall import events, text
+from hidden_role_envs.games.spyfall.actions import spyfall_actions
+from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
+from hidden_role_envs.games.spyfall.config import ARGUMENTS, configure
+from hidden_role_envs.games.spyfall.locations import Location
+from hidden_role_envs.games.spyfall.observation import SCHEMA, SpyfallObserver
+from hidden_role_envs.games.spyfall.rules import SpyfallGame
+
+__all__ = ["GAME", "Location"]
+
+
+def _role(observation, fields) -> str:
+    """The spy card is dealt once per round: a one-round game keeps its roles all the way."""
+    return "spy" if observation[fields["is_spy"]][0] else "non_spy"
+
+
+GAME = GameDefinition(
+    package=__name__,
+    name="spyfall",
+    title="Spyfall",
+    version=0,
+    min_players=3,
+    max_players=8,
+    default_players=5,
+    benchmark_players=(3, 5, 8),
+    arguments=ARGUMENTS,
+    reward_modes={"points": "the only mode: each round's points (see Rewards)"},
+    configure=configure,
+    actions=spyfall_actions,
+    new_game=SpyfallGame,
+    new_observer=SpyfallObserver,
+    schema=SCHEMA,
+    events=events.EVENTS,
+    words=text.words,
+    describe_table=text.describe_table,
+    scripted_player=SpyfallScriptedPlayer,
+    default_max_turns=lambda config: None,
+    turn_unit="decisions",
+    fixed_roles=FixedRoles(("spy", "non_spy"), _role),
+    doc=__doc__,
+)
+__doc__ = GAME.reference

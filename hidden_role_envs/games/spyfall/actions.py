@@ -21,44 +21,32 @@ players: `string_to_action("ask +2 about loud")` is 23 + 6 = 29 and
 
 from __future__ import annotations
 
-from hidden_role_envs.core.definition import ActionTable
+from hidden_role_envs.core.actions import Action, ActionTable
 
-# What an action does (the first element of `meaning[id]`).
+# What an action does: its kind. Arguments: ASK `(k, attribute)`, ANSWER and VOTE `True` for yes, ACCUSE the
+# relative seat `k`, GUESS the location index, PASS `None`.
 ASK, ANSWER, PASS, ACCUSE, GUESS, VOTE = range(6)
 
 
 class SpyfallActions(ActionTable):
-    """Names, ids and meanings: `meaning[id]` is `(kind, argument)`.
+    """`SpyfallActions.of(num_players, attributes, location_names)`."""
 
-    Arguments: ASK `(k, attribute)`, ANSWER and VOTE `True` for yes, ACCUSE
-    the relative seat `k`, GUESS the location index, PASS `None`.
-    """
-
-    def __init__(self, num_players: int, attributes: tuple[str, ...], location_names: tuple[str, ...]):
+    def actions(self, num_players: int, attributes: tuple[str, ...], location_names: tuple[str, ...]):
         others = range(1, num_players)
-        entries: list[tuple[str, int, object]] = []
         for k in others:
             for a, attribute in enumerate(attributes):
-                entries.append((f"ask +{k} about {attribute}", ASK, (k, a)))
-        entries.append(("answer yes", ANSWER, True))
-        entries.append(("answer no", ANSWER, False))
-        entries.append(("pass", PASS, None))
+                yield Action(f"ask +{k} about {attribute}", ASK, (k, a))
+        yield Action("answer yes", ANSWER, True)
+        yield Action("answer no", ANSWER, False)
+        yield Action("pass", PASS)
         for k in others:
-            entries.append((f"accuse +{k}", ACCUSE, k))
+            yield Action(f"accuse +{k}", ACCUSE, k)
         for index, name in enumerate(location_names):
-            entries.append((f"guess {name}", GUESS, index))
-        entries.append(("vote yes", VOTE, True))
-        entries.append(("vote no", VOTE, False))
-        super().__init__([name for name, _, _ in entries])
-        self.meaning = tuple((kind, arg) for _, kind, arg in entries)
-        self.of_kind = {kind: [a for a, (k, _) in enumerate(self.meaning) if k == kind] for kind in range(6)}
-        self.num_attributes = len(attributes)
+            yield Action(f"guess {name}", GUESS, index)
+        yield Action("vote yes", VOTE, True)
+        yield Action("vote no", VOTE, False)
 
-    def ask(self, offset: int, attribute: int) -> int:
-        return (offset - 1) * self.num_attributes + attribute
 
-    def accuse(self, offset: int) -> int:
-        return self.of_kind[ACCUSE][offset - 1]
-
-    def guess(self, location: int) -> int:
-        return self.of_kind[GUESS][location]
+def spyfall_actions(config) -> SpyfallActions:
+    """The action table of a configuration (shared by every configuration with the same seats and places)."""
+    return SpyfallActions.of(config.num_players, config.places.attributes, config.places.names)

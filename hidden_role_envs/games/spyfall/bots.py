@@ -8,7 +8,7 @@ sit at any table, next to people, learned policies or other bots:
     from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
 
     env = spyfall_v0.env(num_players=5)
-    bot = SpyfallScriptedPlayer(num_players=5, seed=0)
+    bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -72,8 +72,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, PASS, VOTE
-from hidden_role_envs.games.spyfall.definition import SpyfallDefinition
+from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, ASK, GUESS, PASS, VOTE, spyfall_actions
+from hidden_role_envs.games.spyfall.config import SpyfallConfig
 from hidden_role_envs.games.spyfall.observation import spyfall_layout
 from hidden_role_envs.games.spyfall.rules import BALLOT, FINAL_ACCUSATION, QUESTION, REPLY, WINDOW
 
@@ -86,16 +86,16 @@ FIT_AT = 0.2  # ... and at most this share of the answers it heard contradict th
 class SpyfallScriptedPlayer:
     """A heuristic Spyfall player that reads only its seat's observation dict.
 
-    `player(observation_dict)` returns a legal action id. `seed` makes the
-    choice among equally good actions reproducible. Pass the `locations` and
-    `attributes` of the environment when they are not the defaults.
+    `player(observation_dict)` returns a legal action id. `config` is the
+    configuration of the table it sits at (`env.unwrapped.config`): its
+    seats, locations and attributes. `seed` makes the choice among equally
+    good actions reproducible.
     """
 
-    def __init__(self, num_players: int, seed: int | None = None, locations=None, attributes=None):
-        config = SpyfallDefinition().configure(num_players, locations=locations, attributes=attributes)
-        self.num_players = num_players
+    def __init__(self, config: SpyfallConfig, seed: int | None = None):
+        self.num_players = config.num_players
         self.layout = spyfall_layout(config)
-        self.actions = config.actions
+        self.actions = spyfall_actions(config)
         self.matrix = config.places.matrix.astype(np.float64)  # (locations, attributes)
         self.rng = np.random.default_rng(seed)
 
@@ -122,10 +122,10 @@ class SpyfallScriptedPlayer:
         raise ValueError(f"unknown decision {decision}")
 
     def _first(self, kind: int, keep) -> int:
-        return next(a for a in self.actions.of_kind[kind] if keep(self.actions.meaning[a][1]))
+        return next(a for a in self.actions.of_kind[kind] if keep(self.actions.args[a]))
 
     def _ask(self, v, legal: np.ndarray, spy: bool) -> int:
-        targets = sorted({self.actions.meaning[a][1][0] for a in legal})
+        targets = sorted({self.actions.args[a][0] for a in legal})
         if spy:  # the question it knows least about: P(yes) under its location belief closest to 1/2
             share = v["location_belief"] @ self.matrix
             target = int(self.rng.choice(targets))
@@ -136,7 +136,7 @@ class SpyfallScriptedPlayer:
             target = int(self.rng.choice([t for t in targets if belief[t] >= best - 1e-9]))
         order = np.argsort(np.abs(share - 0.5), kind="stable")
         fresh = [a for a in order if not v["answers"][target, a].any()]  # not yet asked of that seat
-        return self.actions.ask(target, int(fresh[0] if fresh else order[0]))
+        return self.actions.id_of(ASK, (target, int(fresh[0] if fresh else order[0])))
 
     def _answer(self, v, spy: bool) -> int:
         attribute = int(np.argmax(v["question_attribute"]))
@@ -151,8 +151,9 @@ class SpyfallScriptedPlayer:
         if spy:
             belief = v["location_belief"]
             best = int(np.argmax(belief))
-            if belief[best] >= GUESS_AT and self._fits(v, best) and mask[self.actions.guess(best)]:
-                return self.actions.guess(best)
+            guess = self.actions.id_of(GUESS, best)
+            if belief[best] >= GUESS_AT and self._fits(v, best) and mask[guess]:
+                return guess
             if can_accuse:
                 return self._accuse(v, spy)
         elif can_accuse and v["spy_belief"].max() >= ACCUSE_AT:
@@ -173,7 +174,7 @@ class SpyfallScriptedPlayer:
 
     def _accuse(self, v, spy: bool) -> int:
         if spy:  # any other seat: a conviction pays the spy 4
-            return self.actions.accuse(int(self.rng.integers(1, self.num_players)))
+            return self.actions.id_of(ACCUSE, int(self.rng.integers(1, self.num_players)))
         belief = v["spy_belief"]
-        return self.actions.accuse(int(np.argmax(belief[1:])) + 1)
+        return self.actions.id_of(ACCUSE, int(np.argmax(belief[1:])) + 1)
 

@@ -235,6 +235,24 @@ class LocationSet:
     def __len__(self) -> int:
         return len(self.locations)
 
+    # Equal sets make equal configurations, which share their tables (actions, masks): compared by value, and
+    # hashed once per process (string hashes differ between processes, so the hash is not pickled).
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LocationSet):
+            return NotImplemented
+        return (self.attributes, self.locations) == (other.attributes, other.locations)
+
+    def __hash__(self) -> int:
+        value = self.__dict__.get("_hash")
+        if value is None:
+            value = self.__dict__["_hash"] = hash((self.attributes, self.locations))
+        return value
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state.pop("_hash", None)
+        return state
+
 
 def _check_names(values, what: str) -> tuple[str, ...]:
     if isinstance(values, str):

@@ -5,7 +5,8 @@ import pytest
 
 from hidden_role_envs import spyfall_v0
 from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
-from hidden_role_envs.spyfall_v0 import Location
+from hidden_role_envs.games.spyfall.config import configure
+from hidden_role_envs.games.spyfall import Location
 
 
 def play_game(env, players, seed: int) -> dict:
@@ -33,7 +34,7 @@ class Random:
 @pytest.mark.parametrize("n", [3, 5, 8])
 def test_a_table_of_bots_plays_legal_actions_as_spy_and_non_spy(n):
     env = spyfall_v0.env(num_players=n, num_rounds=3)
-    bot = SpyfallScriptedPlayer(n, seed=0)
+    bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
     results = set()
     for seed in range(30):
         info = play_game(env, [bot] * n, seed)
@@ -41,7 +42,7 @@ def test_a_table_of_bots_plays_legal_actions_as_spy_and_non_spy(n):
     assert len(results) >= 2
 
 
-def test_bots_read_user_locations_when_told():
+def test_bots_read_user_locations_from_the_config():
     places = [
         Location("Moon Base", ("Pilot", "Miner", "Cook"), frozenset({"cold", "far away"})),
         Location("Lighthouse", ("Keeper", "Sailor", "Painter"), frozenset({"by the sea", "far away"})),
@@ -49,14 +50,14 @@ def test_bots_read_user_locations_when_told():
     ]
     attributes = ["cold", "warm", "far away", "by the sea"]
     env = spyfall_v0.env(num_players=4, locations=places, attributes=attributes)
-    bot = SpyfallScriptedPlayer(4, seed=0, locations=places, attributes=attributes)
+    bot = SpyfallScriptedPlayer(configure(4, locations=places, attributes=attributes), seed=0)
     for seed in range(20):
         play_game(env, [bot, Random(seed), bot, Random(seed + 1)], seed)
 
 
 def test_the_non_spy_bot_answers_truthfully_and_the_spy_bot_by_its_belief():
     env = spyfall_v0.env(num_players=4)
-    bot = SpyfallScriptedPlayer(4, seed=0)
+    bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0, options={"setup": {"dealer": 0, "spies": [3], "locations": ["Bank"]}})
     env.step(env.unwrapped.string_to_action("ask +1 about weapons"))
     assert env.unwrapped.action_to_string(bot(env.observe("player_1"))) == "answer yes"
@@ -77,7 +78,7 @@ def test_the_bot_beats_random_play_in_the_same_seats():
         for who in wins:
             players = [Random(game * 10 + s) for s in range(n)]
             if who == "bot":
-                players[seat] = SpyfallScriptedPlayer(n, seed=game)
+                players[seat] = SpyfallScriptedPlayer(env.unwrapped.config, seed=game)
             info = play_game(env, players, seed=game)
             wins[who] += f"player_{seat}" in info["winners"]
     assert wins["bot"] > wins["random"] + 0.15 * games, wins

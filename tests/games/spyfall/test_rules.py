@@ -14,6 +14,7 @@ the next in turn order); in expectations seats are absolute.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,10 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import spyfall_v0
+from hidden_role_envs.games.spyfall import GAME
+from hidden_role_envs.games.spyfall.actions import ASK
 from hidden_role_envs.games.spyfall.locations import ATTRIBUTES, DEFAULT_LOCATIONS
+from hidden_role_envs.games.spyfall.rules import RESULTS
 from tests.support import check_allowed, check_forbidden, check_legal, one_hot
 from tests.support import relative as rel
 
@@ -363,6 +367,78 @@ def check(env, expect: dict) -> None:
 
 def table_test(scenarios: list[Scenario]):
     return pytest.mark.parametrize("sc", scenarios, ids=[s.name for s in scenarios])
+
+
+# === Actions, blocks and text =================================================
+
+
+def test_documented_action_examples_and_count_at_five_players():
+    env = spyfall_v0.env(num_players=5)
+    assert env.action_space("player_0").n == 127
+    assert env.unwrapped.string_to_action("ask +2 about loud") == 29
+    assert env.unwrapped.action_to_string(92) == "answer yes"
+    assert env.unwrapped.action_to_string(0) == "ask +1 about indoors"
+    assert env.unwrapped.action_to_string(126) == "vote no"
+    assert env.unwrapped.actions.meaning[29] == (ASK, (2, ATTRIBUTES.index("loud")))
+
+
+@pytest.mark.parametrize("n", [3, 8])
+def test_block_sizes_follow_the_seats_attributes_and_locations(n):
+    fields = spyfall_v0.env(num_players=n).unwrapped.observation_fields
+    assert fields["answers"].stop - fields["answers"].start == n * 23 * 2
+    assert fields["history_asker"].stop - fields["history_asker"].start == 8 * n
+    assert fields["location_belief"].stop - fields["location_belief"].start == 26
+
+
+def test_ansi_render_shows_the_table_the_cards_and_the_last_step():
+    env = spyfall_v0.env(num_players=5, render_mode="ansi")
+    env.reset(seed=0, options={"setup": {"dealer": 2, "spies": [2]}})
+    text = env.render()
+    assert "Spyfall, 5 players, round 1 of 1, dealer player_2" in text
+    assert "your card: SPY" in text
+    env.step(env.unwrapped.string_to_action("ask +1 about loud"))
+    text = env.render()
+    assert "player_2 asked you about loud" in text
+    assert "question: player_2 asks player_3 about loud" in text
+
+
+def test_a_game_shows_every_kind_of_event_as_a_line_to_those_who_saw_it():
+    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3, render_mode="ansi")
+    kinds = set()
+    for seed in range(2):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            for event in env.unwrapped.last_events:
+                for viewer in event.seen_by:
+                    assert env.unwrapped.describe_event(event, viewer)
+                kinds.add(event.kind)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            pass_id = env.unwrapped.string_to_action("pass")
+            action = pass_id if mask[pass_id] and rng.random() < 0.8 else int(rng.choice(np.flatnonzero(mask)))
+            env.step(action)  # passing often reaches the time-up phase
+    assert kinds == {kind.kind for kind in GAME.events}
+
+
+def test_max_turns_counts_decisions_and_truncates_without_reward():
+    env = spyfall_v0.env(num_players=5, max_turns=3)
+    env.reset(seed=0, options={"setup": {"dealer": 0, "spies": [1]}})
+    moves = ["ask +2 about loud", "answer yes", "pass"]
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            assert reward == 0
+            assert info["truncated_after_turns"] == 3
+            env.step(None)
+            continue
+        env.step(env.unwrapped.string_to_action(moves.pop(0)))
+    assert env.unwrapped.engine.turns_played == 3
+    assert not env.unwrapped.engine.is_over
 
 
 # === The deal ==================================================================
@@ -719,6 +795,27 @@ def test_a_whole_game_of_26_rounds_visits_every_location_once():
     assert sum(info["scores"].values()) == sum(sum(r["points"].values()) for r in info["rounds"])
 
 
+def test_random_play_reaches_every_way_a_round_can_end():
+    """Half the games passive (passing 9 times in 10 when they may), to reach time up."""
+    results = Counter()
+    envs = {rounds: spyfall_v0.env(num_players=5, num_rounds=rounds, question_limit=6) for rounds in (1, 2, 3)}
+    for game in range(120):
+        env = envs[1 + game % 3]
+        env.reset(seed=game)
+        rng = np.random.default_rng(game)
+        pass_id = env.unwrapped.string_to_action("pass")
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            passive = game % 2 == 1 and mask[pass_id] and rng.random() < 0.9
+            env.step(pass_id if passive else int(rng.choice(np.flatnonzero(mask))))
+        results.update(r["result"] for r in info["rounds"])
+    assert set(results) == set(RESULTS), results
+
+
 # === Knowledge =================================================================
 
 
@@ -790,6 +887,114 @@ def test_knowledge(sc):
     run(sc)
 
 
+# === Hidden information ========================================================
+# (the conformance suite's twins check that the spy never sees the location before the round ends, nor a seat
+# another's role; twins differing in who the spy is differ in the spy's legal actions, so they are played here on
+# the actions legal in both games)
+
+
+def twin_games(n: int, setup_a: dict, setup_b: dict, watcher: int, seed: int, num_rounds: int = 1):
+    """Play both games with the same actions; yield (obs_a, obs_b, watcher_saw_a_difference).
+
+    Each action is drawn among those legal in both games (a seat that is the
+    spy in one game only may name the location in that game only), passing
+    often so that rounds run long.
+    """
+    a, b = (spyfall_v0.env(num_players=n, num_rounds=num_rounds, question_limit=8) for _ in range(2))
+    a.reset(seed=seed, options={"setup": setup_a})
+    b.reset(seed=seed, options={"setup": setup_b})
+    rng = np.random.default_rng(seed)
+    agent = f"player_{watcher}"
+    pass_id = a.unwrapped.string_to_action("pass")
+    diverged = False
+    while True:
+        seen_a = [e for e in a.unwrapped.last_events if watcher in e.seen_by]
+        seen_b = [e for e in b.unwrapped.last_events if watcher in e.seen_by]
+        diverged = diverged or seen_a != seen_b
+        yield a.observe(agent)["observation"], b.observe(agent)["observation"], diverged
+        if a.unwrapped.engine.is_over or b.unwrapped.engine.is_over:
+            return
+        assert a.agent_selection == b.agent_selection
+        both = a.observe(a.agent_selection)["action_mask"] & b.observe(b.agent_selection)["action_mask"]
+        action = pass_id if both[pass_id] and rng.random() < 0.7 else int(rng.choice(np.flatnonzero(both)))
+        a.step(action)
+        b.step(action)
+
+
+def compare(twins) -> tuple[int, int]:
+    """Equal observations until the watcher sees a difference, then different; (steps compared, noticed)."""
+    compared = 0
+    for obs_a, obs_b, diverged in twins:
+        if diverged:
+            assert not np.array_equal(obs_a, obs_b), "the seat saw a difference but its view did not change"
+            return compared, 1
+        assert np.array_equal(obs_a, obs_b), "the observation depends on something the seat has not seen"
+        compared += 1
+    return compared, 0
+
+
+def swapped_roles(n: int, location: str, spy_a: int, spy_b: int, seed: int) -> tuple[list, list]:
+    """Role lists for spies a and b that give every other seat the same role."""
+    dealt = iter(np.random.default_rng(seed).permutation(DEFAULT_LOCATIONS[NAMES.index(location)].roles))
+    roles_a = [None if s == spy_a else str(next(dealt)) for s in range(n)]
+    roles_b = list(roles_a)
+    roles_b[spy_a], roles_b[spy_b] = roles_a[spy_b], None
+    return roles_a, roles_b
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 8])
+def test_a_non_spys_observation_never_depends_on_who_the_spy_is(n):
+    compared = noticed = 0
+    for trial in range(25):
+        rng = np.random.default_rng(100 + trial)
+        watcher, spy_a, spy_b = (int(s) for s in rng.choice(n, 3, replace=False))
+        location = NAMES[int(rng.integers(len(NAMES)))]
+        roles_a, roles_b = swapped_roles(n, location, spy_a, spy_b, trial)
+        base = {"dealer": int(rng.integers(n)), "locations": [location]}
+        twins = twin_games(n, {**base, "spies": [spy_a], "roles": [roles_a]},
+                           {**base, "spies": [spy_b], "roles": [roles_b]}, watcher, trial, num_rounds=1 + trial % 2)
+        c, k = compare(twins)
+        compared, noticed = compared + c, noticed + k
+    assert compared > 10 * 25
+    assert noticed == 25  # every round ends with the cards revealed
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_a_seat_sees_its_own_card_at_once(n):
+    for watcher in range(n):
+        spy = (watcher + 1) % n
+        base = {"dealer": 0, "spies": [spy]}
+        obs_a, obs_b, diverged = next(
+            twin_games(n, {**base, "locations": ["Bank"]}, {**base, "locations": ["Beach"]}, watcher, 0))
+        assert diverged and not np.array_equal(obs_a, obs_b)  # its location
+        obs_a, obs_b, diverged = next(
+            twin_games(n, {"dealer": 0, "spies": [spy]}, {"dealer": 0, "spies": [watcher]}, watcher, 0))
+        assert diverged and not np.array_equal(obs_a, obs_b)  # spy or not
+
+
+@pytest.mark.parametrize("voter_index", [0, 1, 2])
+def test_a_vote_is_secret_until_every_vote_is_cast(voter_index):
+    """5 players: seat 3 accuses seat 0; voters 4, 1, 2. One voter's vote differs between the games."""
+    envs = []
+    for yes in (True, False):
+        env = new_env(5)
+        for name in ("ask +2 about loud", "answer no", "accuse +2"):
+            env.step(env.unwrapped.string_to_action(name))
+        envs.append((env, yes))
+    voters = [4, 1, 2]
+    for i in range(len(voters)):
+        for env, yes in envs:
+            choice = yes if i == voter_index else True
+            env.step(env.unwrapped.string_to_action("vote yes" if choice else "vote no"))
+        everyone_voted = i == len(voters) - 1
+        for seat in range(5):
+            same = np.array_equal(*(env.observe(f"player_{seat}")["observation"] for env, _ in envs))
+            if everyone_voted:
+                assert not same, f"player_{seat} should see the votes once all are cast"
+            else:  # only the voter whose vote differs knows it
+                assert same == (i < voter_index or seat != voters[voter_index]), f"player_{seat}"
+
+
 # === Bad input =================================================================
 
 CONSTRUCTOR = [
@@ -836,7 +1041,7 @@ def test_bad_constructor_arguments(kwargs, fragments):
 
 
 def test_user_locations_and_attributes_make_a_game():
-    from hidden_role_envs.spyfall_v0 import Location
+    from hidden_role_envs.games.spyfall import Location
 
     places = [
         Location("Moon Base", ("Pilot", "Miner", "Cook"), frozenset({"cold", "far away"})),
@@ -938,28 +1143,31 @@ def test_penalize_gives_the_mover_minus_one_and_ends_the_episode():
 
 
 AT_BANK = {"locations": ["Bank"], "spies": [1]}
-# (name, setup, fragment of the message), for a game of 2 rounds
+# (name, setup, the error, fragment of the message), for a game of 2 rounds
 BAD_SETUP = [
-    ("an unknown setup key", {"hands": []}, "hands"),
-    ("a dealer out of range", {"dealer": 5}, "dealer"),
-    ("an unknown location", {"locations": ["Moon"]}, "locations"),
-    ("a repeated location", {"locations": ["Bank", "Bank"]}, "distinct"),
-    ("more locations than rounds", {"locations": ["Bank", "Beach", "Casino"]}, "2 round(s)"),
-    ("a spy out of range", {"spies": [5]}, "spies"),
-    ("spies as a number", {"spies": 2}, "spies"),
+    ("an unknown setup key", {"hands": []}, ValueError, "hands"),
+    ("a dealer out of range", {"dealer": 5}, ValueError, "dealer"),
+    ("an unknown location", {"locations": ["Moon"]}, ValueError, "locations"),
+    ("a repeated location", {"locations": ["Bank", "Bank"]}, ValueError, "distinct"),
+    ("more locations than rounds", {"locations": ["Bank", "Beach", "Casino"]}, ValueError,
+     "locations must have at most 2"),
+    ("a spy out of range", {"spies": [5]}, ValueError, "spies"),
+    ("spies as a number", {"spies": 2}, TypeError, "spies must be a list"),
     ("roles without the location", {"spies": [1], "roles": [["Teller", None, "Robber", "Manager", "Customer"]]},
-     "location and spy"),
-    ("roles of the wrong length", {**AT_BANK, "roles": [["Teller", None]]}, "a role per seat"),
-    ("a role for the spy", {**AT_BANK, "roles": [["Teller", "Robber", "Manager", "Customer", "Consultant"]]}, "None"),
+     ValueError, "location and spy"),
+    ("roles of the wrong length", {**AT_BANK, "roles": [["Teller", None]]}, ValueError, "a role per seat"),
+    ("a role for the spy", {**AT_BANK, "roles": [["Teller", "Robber", "Manager", "Customer", "Consultant"]]},
+     ValueError, "None"),
     ("a role of another location", {**AT_BANK, "roles": [["Clown", None, "Robber", "Manager", "Customer"]]},
-     "a role of Bank"),
-    ("a role dealt twice", {**AT_BANK, "roles": [["Teller", None, "Teller", "Manager", "Customer"]]}, "distinct"),
+     ValueError, "a role of Bank"),
+    ("a role dealt twice", {**AT_BANK, "roles": [["Teller", None, "Teller", "Manager", "Customer"]]}, ValueError,
+     "distinct"),
 ]
 
 
-@pytest.mark.parametrize("name,setup,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
-def test_bad_setup_raises(name, setup, fragment):
+@pytest.mark.parametrize("name,setup,error,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
+def test_bad_setup_raises(name, setup, error, fragment):
     env = spyfall_v0.env(num_players=5, num_rounds=2)
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(error) as raised:
         env.reset(seed=0, options={"setup": setup})
-    assert fragment in str(error.value)
+    assert fragment in str(raised.value)

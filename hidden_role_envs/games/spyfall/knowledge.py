@@ -1,0 +1,102 @@
+"""What a Spyfall seat believes of a round's hidden cards: the location, and who holds the spy card.
+
+Both beliefs read the answers of the round under one model of how players
+answer: a non-spy answers truthfully with probability 1 - LIE_RATE (0.9);
+the spy, who does not know the place, says yes or no with probability 1/2
+each. Each seat's evidence is kept as log-weights, updated from the events
+it saw only:
+
+- `see(seat, location)`: its own card, the location (a non-spy, who then
+  knows the place) or NOBODY (the spy card);
+- `hear(seat, attribute, yes)`: an answer, heard by everyone. For the spy it
+  weighs each location by 0.9 if the answer is true there, 0.1 if not (its
+  own answers say nothing and are left out); for a non-spy, who knows which
+  answers were true, each true answer multiplies the answerer's odds of
+  being the spy by 0.5 / 0.9, each false one by 0.5 / 0.1;
+- `see_revealed(spy, location)`: the round is over and its cards are shown
+  to everyone.
+
+`marginals(seat)` is (P(location), P(seat is the spy)), by location and by
+seat number: for the spy, the posterior over the locations not yet played in
+this game (uniform at the deal) and a one-hot on itself; for a non-spy, a
+one-hot on its location and the posterior over the other seats (uniform at
+the deal); once the cards are revealed, one-hots on the revealed location
+and spy. Nothing here reads the hidden cards: callers feed it only the
+events a seat saw.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from hidden_role_envs.core.seats import NOBODY, seating
+from hidden_role_envs.games.spyfall.locations import LocationSet
+
+LIE_RATE = 0.1  # the knowledge model: how often a non-spy's answer is false
+
+_LOG_TRUE, _LOG_LIE = math.log(1 - LIE_RATE), math.log(LIE_RATE)
+# log of how much one answer multiplies a seat's odds of being the spy (spy: 1/2 either way)
+_SPY_ODDS_TRUE, _SPY_ODDS_LIE = math.log(0.5 / (1 - LIE_RATE)), math.log(0.5 / LIE_RATE)
+
+
+class RoundBeliefs:
+    """Every seat's beliefs of one round, from the deal to the reveal."""
+
+    def __init__(self, places: LocationSet, num_players: int):
+        n = num_players
+        self.num_players = n
+        self.num_locations = len(places)
+        self.matrix = places.matrix
+        # log-likelihood of each location given one answer [attribute, yes] under the model
+        holds = places.matrix.T[:, None, :] == np.array([0, 1])[None, :, None]
+        self.answer_loglik = np.where(holds, _LOG_TRUE, _LOG_LIE)
+        seats = seating(n)
+        self.others = [np.array(others, dtype=np.intp) for others in seats.others]
+        self.order = seats.rotation  # [seat]: the seats from its own in turn order, as the seat's block lists them
+        self.deal(np.ones(self.num_locations))
+
+    def deal(self, unplayed: np.ndarray) -> None:
+        """A new round: `unplayed` is 1 for each location the round may be at, 0 for those of earlier rounds."""
+        n = self.num_players
+        self.unplayed = unplayed
+        self.card = [NOBODY] * n  # the location on each seat's card (NOBODY: the spy card)
+        self.card_row = np.zeros(n, dtype=np.intp)  # the same, 0 for the spy card (whose row is never read)
+        self.revealed: tuple[int, int] | None = None
+        self.location_loglik = np.zeros((n, self.num_locations))  # the spy's evidence, per seat
+        self.spy_logodds = np.zeros((n, n))  # a non-spy's evidence about each seat, per seat
+
+    def see(self, seat: int, location: int) -> None:
+        self.card[seat] = location
+        self.card_row[seat] = max(location, 0)
+
+    def hear(self, seat: int, attribute: int, yes: bool) -> None:
+        loglik = self.answer_loglik[attribute, int(yes)]
+        self.location_loglik += loglik
+        self.location_loglik[seat] -= loglik
+        truth = self.matrix[self.card_row, attribute] == yes  # was the answer true at each seat's location?
+        self.spy_logodds[:, seat] += np.where(truth, _SPY_ODDS_TRUE, _SPY_ODDS_LIE)
+
+    def see_revealed(self, spy: int, location: int) -> None:
+        self.revealed = (spy, location)
+
+    def marginals(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        if self.revealed is not None:
+            spy, location = self.revealed
+            return self._one_hot(self.num_locations, location), self._one_hot(self.num_players, spy)
+        if self.card[seat] == NOBODY:  # the spy
+            evidence = self.location_loglik[seat]
+            weights = np.exp(evidence - evidence.max()) * self.unplayed
+            return weights / weights.sum(), self._one_hot(self.num_players, seat)
+        odds = self.spy_logodds[seat]
+        weights = np.exp(odds - odds[self.others[seat]].max())
+        weights[seat] = 0
+        total = weights[self.order[seat]].sum()  # added up in the order the seat's block lists the seats
+        return self._one_hot(self.num_locations, self.card[seat]), weights / total
+
+    @staticmethod
+    def _one_hot(size: int, index: int) -> np.ndarray:
+        v = np.zeros(size)
+        v[index] = 1
+        return v
