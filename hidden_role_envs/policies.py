@@ -7,25 +7,32 @@ player count and its game's own arguments), so it fits the table it sits at:
 
 - `"random"`: uniform over the legal actions of the mask (seeded);
 - `"scripted"`: the game's scripted player;
-- a path to a model saved by training (`.zip`, sb3-contrib's MaskablePPO;
-  needs the `train` extra), playing its most likely legal action;
+- `"trained"`: the policy shipped with the package for the env's game and
+  table size (trained by self-play; needs the `jax` extra);
+- a path to a policy saved by `hidden-roles train` (`.npz`, the default
+  backend; plain arrays, safe to load from anywhere; needs the `jax` extra)
+  or to a model saved by the SB3 backend (`.zip`, sb3-contrib's
+  MaskablePPO; needs the `train` extra), playing its most likely legal
+  action;
 - any callable, used as it is.
 
-Loading a saved model unpickles it, and unpickling can run any code the
-file holds: load only model files you trust (your own, or from a source
-you would run code from).
+Loading an SB3 `.zip` model unpickles it, and unpickling can run any code
+the file holds: load only such files you trust (your own, or from a source
+you would run code from). The `.npz` policies hold arrays only.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 Policy = Callable[[dict], int]
-POLICY_NAMES = ("random", "scripted")
+POLICY_NAMES = ("random", "scripted", "trained")
+TRAINED_FOLDER = Path(__file__).resolve().parent / "trained"
 
 
 class RandomPolicy:
@@ -88,8 +95,50 @@ class SavedModelPolicy:
         return int(action)
 
 
+class TrainedPolicy:
+    """A policy saved by `hidden-roles train` (`.npz`), playing its most likely legal action.
+
+    Checked against the env it will play in: a file of another game or table size is refused with a
+    ValueError naming it.
+    """
+
+    def __init__(self, path: str, env: Any = None):
+        if not os.path.isfile(path):
+            raise ValueError(f"no saved policy at {path!r}")
+        try:
+            import jax
+
+            from hidden_role_envs.training.selfplay import network
+        except ImportError as error:
+            raise ValueError("trained policies need the jax extra: pip install 'hidden_role_envs[jax]'") from error
+        self.path = path
+        self.params, self.architecture, _ = network.load(path)
+        if env is not None:
+            game = env.unwrapped
+            size = game.observation_space(game.possible_agents[0])["observation"].shape[0]
+            found = (self.architecture.game, self.architecture.num_players, self.architecture.observation_size)
+            if found != (game.definition.name, game.num_players, size):
+                raise ValueError(
+                    f"{path!r} is a policy for {found[0]} with {found[1]} players (observations of {found[2]}); "
+                    f"this env is {game.definition.name} with {game.num_players} players ({size}): a policy plays "
+                    "only the game and table size it was trained for"
+                )
+        self._logits = jax.jit(lambda params, o, m: network.apply(params, o[None], m[None])[0][0])
+
+    def __call__(self, observation: dict) -> int:
+        mask = np.asarray(observation["action_mask"], bool)
+        return int(np.argmax(np.where(mask, np.asarray(self._logits(self.params, observation["observation"], mask)),
+                                      -np.inf)))
+
+
+def trained_path(env: Any) -> Path:
+    """The file of the policy shipped for the env's game at its table size."""
+    game = env.unwrapped
+    return TRAINED_FOLDER / f"{game.definition.name}-{game.num_players}p.npz"
+
+
 def is_model_path(spec: object) -> bool:
-    return isinstance(spec, (str, os.PathLike)) and os.fspath(spec).endswith(".zip")
+    return isinstance(spec, (str, os.PathLike)) and os.fspath(spec).endswith((".zip", ".npz"))
 
 
 def make_policy(spec: str | Policy, env: Any, seed: int | None = None) -> Policy:
@@ -100,6 +149,18 @@ def make_policy(spec: str | Policy, env: Any, seed: int | None = None) -> Policy
         return RandomPolicy(seed)
     if spec == "scripted":
         return scripted_player(env, seed)
+    if spec == "trained":
+        path = trained_path(env)
+        if not path.is_file():
+            game = env.unwrapped
+            shipped = sorted(p.stem for p in TRAINED_FOLDER.glob("*.npz")) or ["none"]
+            raise ValueError(f"no trained policy ships for {game.definition.name} with {game.num_players} players; "
+                             f"shipped: {', '.join(shipped)}")
+        return TrainedPolicy(str(path), env)
     if is_model_path(spec):
-        return SavedModelPolicy(os.fspath(spec), env)
-    raise ValueError(f"unknown policy {spec!r}: use 'random', 'scripted', a saved model path ending in .zip, or a callable")
+        path = os.fspath(spec)
+        return TrainedPolicy(path, env) if path.endswith(".npz") else SavedModelPolicy(path, env)
+    raise ValueError(
+        f"unknown policy {spec!r}: use 'random', 'scripted', 'trained', a saved policy (.npz) or model (.zip), "
+        "or a callable"
+    )

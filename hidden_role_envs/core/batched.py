@@ -152,8 +152,13 @@ class BatchedEnv:
         return self._observed(self._advance(state, action, key))
 
     def step_or_deal(self, state: State, action: jax.Array, key: jax.Array) -> State:
-        """`step`, then a new game where this one ended (`auto_reset`), the observation computed once."""
+        """`step`, then a new game where this one ended (`auto_reset`), the observation computed once.
+
+        A game dealt here keeps the ends and rewards of the step that ended the last one (Pgx's way), so
+        they are cleared when it plays its first move.
+        """
         step_key, deal_key = jax.random.split(key)
+        state = state.replace(terminated=jnp.zeros_like(state.terminated), truncated=jnp.zeros_like(state.truncated))
         state = self._advance(state, action, step_key)
         fresh = self._deal(deal_key).replace(terminated=state.terminated, truncated=state.truncated,
                                              rewards=state.rewards)
@@ -226,6 +231,7 @@ def auto_reset(step, init):
 
     def stepped(state: State, action: jax.Array, key: jax.Array) -> State:
         step_key, init_key = jax.random.split(key)
+        state = state.replace(terminated=jnp.zeros_like(state.terminated), truncated=jnp.zeros_like(state.truncated))
         state = step(state, action, step_key)
         fresh = init(init_key).replace(terminated=state.terminated, truncated=state.truncated, rewards=state.rewards)
         over = state.terminated | state.truncated

@@ -1,0 +1,90 @@
+"""The policy: a small MLP with a policy head over the actions and a value head, in plain JAX.
+
+Observations are scaled by their blocks' upper bounds (counts of up to 29
+cards become fractions), so every input lies in [0, 1] or near it. The value
+head may also read `critic_inputs` (the true roles during training), which
+the policy head never sees.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+FORMAT = "hidden_role_envs policy 1"
+
+
+@dataclass(frozen=True)
+class Architecture:
+    game: str
+    num_players: int
+    arguments: dict
+    observation_size: int
+    num_actions: int
+    hidden: tuple[int, ...] = (256, 256)
+    critic_inputs: int = 0  # extra inputs of the value head only
+
+
+def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
+    sizes = [arch.observation_size, *arch.hidden]
+    keys = jax.random.split(key, len(sizes) + 2)
+    torso = [_dense(k, a, b) for k, a, b in zip(keys, sizes[:-1], sizes[1:])]
+    return {
+        "scale": jnp.asarray(scale, jnp.float32),
+        "torso": torso,
+        "policy": _dense(keys[-2], sizes[-1], arch.num_actions, gain=0.01),
+        "value": _dense(keys[-1], sizes[-1] + arch.critic_inputs, 1, gain=1.0),
+    }
+
+
+def _dense(key, inputs: int, outputs: int, gain: float = np.sqrt(2)) -> dict:
+    weights = jax.nn.initializers.orthogonal(gain)(key, (inputs, outputs), jnp.float32)
+    return {"w": weights, "b": jnp.zeros(outputs, jnp.float32)}
+
+
+def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None):
+    """(masked logits, value) for a batch of observations (illegal actions get a very low logit)."""
+    h = observation * params["scale"]
+    for layer in params["torso"]:
+        h = jnp.tanh(h @ layer["w"] + layer["b"])
+    logits = h @ params["policy"]["w"] + params["policy"]["b"]
+    logits = jnp.where(mask, logits, -1e9)
+    v_in = h if critic_inputs is None else jnp.concatenate([h, critic_inputs], axis=-1)
+    value = (v_in @ params["value"]["w"] + params["value"]["b"])[..., 0]
+    return logits, value
+
+
+def input_scale(high: np.ndarray) -> np.ndarray:
+    """1 / each entry's upper bound (entries bounded by 1 or less are left as they are)."""
+    return (1.0 / np.maximum(np.asarray(high, np.float64), 1.0)).astype(np.float32)
+
+
+def save(path: str | Path, params: dict, arch: Architecture, extra: dict | None = None) -> None:
+    """Weights as an .npz with its architecture: plain arrays, no pickled code, so any file can be loaded."""
+    flat, _ = jax.tree_util.tree_flatten(params)
+    meta = {"format": FORMAT, "architecture": asdict(arch), **(extra or {})}
+    arrays = {f"p{i}": np.asarray(a, np.float32) for i, a in enumerate(flat)}
+    np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+
+
+def load(path: str | Path) -> tuple[dict, Architecture, dict]:
+    """(params, architecture, metadata) of a file `save` wrote; ValueError naming the file otherwise."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            arrays = [data[f"p{i}"] for i in range(len(data.files) - 1)]
+    except Exception as error:  # noqa: BLE001  (not an npz, a truncated file, another program's npz)
+        raise ValueError(f"{str(path)!r} is not a policy saved by hidden-roles train ({error})") from None
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{str(path)!r} is not a policy saved by hidden-roles train (format {meta.get('format')!r})")
+    raw = meta["architecture"]
+    arch = Architecture(**{**raw, "hidden": tuple(raw["hidden"])})
+    template = init(jax.random.PRNGKey(0), arch, np.ones(arch.observation_size, np.float32))
+    _, tree = jax.tree_util.tree_flatten(template)
+    params = jax.tree_util.tree_unflatten(tree, [jnp.asarray(a) for a in arrays])
+    return params, arch, meta

@@ -1,0 +1,213 @@
+"""PPO by self-play over a batch of games, every step of it one compiled JAX function.
+
+Every game of the batch is played by the policy being trained in every
+seat (self-play), except in league games, where one seat is the learner and
+the others a frozen past version; every decision of a learner seat is a
+training sample. A seat's return is what the game pays that seat from its
+decision to its next one, then onwards (generalised advantage estimation
+along each seat's own decisions: the other seats' moves in between are part
+of its environment).
+
+`Trainer.iteration` plays `steps` moves in each of `games` games (the
+rollout), then runs `epochs` passes of PPO over the samples in `minibatches`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from hidden_role_envs.core.batched import BatchedEnv
+from hidden_role_envs.training.selfplay import network
+
+
+@dataclass(frozen=True)
+class Settings:
+    games: int = 256  # games played side by side
+    steps: int = 64  # moves of each game per rollout
+    epochs: int = 4
+    minibatches: int = 4
+    learning_rate: float = 3e-4
+    clip: float = 0.2
+    entropy: float = 0.01
+    value_weight: float = 0.5
+    gamma: float = 1.0  # one episode is one game, and what counts is how it ends
+    gae_lambda: float = 0.95
+    league_share: float = 0.5  # share of games where the other seats are a frozen past version
+    max_grad_norm: float = 0.5
+
+
+class Samples(NamedTuple):
+    observation: jax.Array
+    mask: jax.Array
+    action: jax.Array
+    log_prob: jax.Array
+    value: jax.Array
+    actor: jax.Array
+    learner: jax.Array  # the decision is the learner's (a sample to learn from)
+    rewards: jax.Array  # (seats,) paid by this step
+    done: jax.Array  # the game ended at this step
+
+
+class Carry(NamedTuple):
+    state: Any  # the batch of games
+    learner_seats: jax.Array  # (games, seats) bool: which seats the learner plays
+    key: jax.Array
+    returns: jax.Array  # (games, seats) what each seat was paid so far this episode
+    finished: jax.Array  # games finished in this rollout, their learner seats' returns summed
+    finished_return: jax.Array
+
+
+class Trainer:
+    def __init__(self, env: BatchedEnv, arch: network.Architecture, settings: Settings):
+        self.env = env
+        self.arch = arch
+        self.s = settings
+        self.num_players = env.num_players
+        self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm), optax.adam(settings.learning_rate))
+        self.iteration = jax.jit(self._iteration)
+
+    # --- the state of a run -----------------------------------------------------------
+
+    def start(self, key: jax.Array, params: dict) -> dict:
+        deal_key, seat_key, key = jax.random.split(key, 3)
+        state = jax.vmap(self.env.init)(jax.random.split(deal_key, self.s.games))
+        return {
+            "params": params,
+            "opponent": params,
+            "optimizer": self.optimizer.init(params),
+            "carry": Carry(state, self._learner_seats(seat_key, self.s.games), key,
+                           jnp.zeros((self.s.games, self.num_players)), jnp.int32(0), jnp.float32(0)),
+        }
+
+    def _learner_seats(self, key: jax.Array, games: int) -> jax.Array:
+        """Self-play games: every seat; league games: one seat, the others the frozen version."""
+        league_key, seat_key = jax.random.split(key)
+        league = jax.random.uniform(league_key, (games,)) < self.s.league_share
+        seat = jax.random.randint(seat_key, (games,), 0, self.num_players)
+        one = jnp.arange(self.num_players)[None, :] == seat[:, None]
+        return jnp.where(league[:, None], one, True)
+
+    # --- one iteration ------------------------------------------------------------------
+
+    def _iteration(self, run: dict) -> tuple[dict, dict]:
+        carry, samples, last_values = self._rollout(run["params"], run["opponent"], run["carry"])
+        advantages, targets = jax.vmap(self._advantages, in_axes=(1, 1, 1, 1, 1, 0), out_axes=1)(
+            samples.rewards, samples.value, samples.actor, samples.done, samples.learner, last_values
+        )
+        params, opt_state, losses = self._learn(run["params"], run["optimizer"], samples, advantages, targets,
+                                                carry.key)
+        metrics = {
+            "samples": samples.learner.sum(),
+            "episodes": carry.finished,
+            "mean_return": carry.finished_return / jnp.maximum(carry.finished, 1),
+            **losses,
+        }
+        carry = carry._replace(key=jax.random.split(carry.key)[0], finished=jnp.int32(0),
+                               finished_return=jnp.float32(0))
+        return {**run, "params": params, "optimizer": opt_state, "carry": carry}, metrics
+
+    def _rollout(self, params, opponent, carry: Carry):
+        env = self.env
+        games = self.s.games
+        rows = jnp.arange(games)
+
+        def move(carry: Carry, _):
+            state = carry.state
+            key, act_key, step_key, seat_key = jax.random.split(carry.key, 4)
+            logits, value = network.apply(params, state.observation, state.legal_action_mask)
+            frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask)
+            actor = jnp.maximum(state.current_player, 0)
+            learner = carry.learner_seats[rows, actor]
+            action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, frozen))
+            log_prob = jax.nn.log_softmax(logits)[rows, action]
+            new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))
+            done = new.terminated | new.truncated
+            returns = carry.returns + new.rewards
+            learned = (returns * carry.learner_seats).sum(axis=1) / carry.learner_seats.sum(axis=1)
+            sample = Samples(state.observation, state.legal_action_mask, action, log_prob, value, actor, learner,
+                             new.rewards, done)
+            seats = jnp.where(done[:, None], self._learner_seats(seat_key, games), carry.learner_seats)
+            carry = Carry(new, seats, key, jnp.where(done[:, None], 0.0, returns), carry.finished + done.sum(),
+                          carry.finished_return + jnp.where(done, learned, 0.0).sum())
+            return carry, sample
+
+        carry, samples = jax.lax.scan(move, carry, None, length=self.s.steps)
+        observations = jax.vmap(lambda state: jax.vmap(lambda seat: env.observe(state, seat))(
+            jnp.arange(self.num_players)))(carry.state)  # (games, seats, size): every seat's value, to bootstrap
+        masks = jnp.ones(observations.shape[:-1] + (self.arch.num_actions,), bool)
+        _, last_values = network.apply(params, observations, masks)
+        return carry, samples, last_values
+
+    def _advantages(self, rewards, values, actors, done, learner, last_values):
+        """GAE of one game, along each seat's own decisions (a reverse scan carrying every seat's next value)."""
+        s = self.s
+
+        def back(carry, step):
+            next_value, next_advantage, paid = carry
+            reward, value, actor, ended, _ = step
+            # a game that ended here: what follows is another game's
+            next_value = jnp.where(ended, 0.0, next_value)
+            next_advantage = jnp.where(ended, 0.0, next_advantage)
+            paid = jnp.where(ended, 0.0, paid) + reward
+            delta = paid[actor] + s.gamma * next_value[actor] - value
+            advantage = delta + s.gamma * s.gae_lambda * next_advantage[actor]
+            carry = (next_value.at[actor].set(value), next_advantage.at[actor].set(advantage), paid.at[actor].set(0.0))
+            return carry, (advantage, advantage + value)
+
+        start = (last_values, jnp.zeros_like(last_values), jnp.zeros_like(last_values))
+        _, (advantages, targets) = jax.lax.scan(back, start, (rewards, values, actors, done, learner), reverse=True)
+        return advantages, targets
+
+    def _learn(self, params, opt_state, samples: Samples, advantages, targets, key):
+        s = self.s
+        flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]), samples)
+        advantages, targets = advantages.reshape(-1), targets.reshape(-1)
+        weight = flat.learner.astype(jnp.float32)
+        count = jnp.maximum(weight.sum(), 1.0)
+        mean = (advantages * weight).sum() / count
+        std = jnp.sqrt((((advantages - mean) ** 2) * weight).sum() / count) + 1e-8
+        advantages = (advantages - mean) / std
+        size = advantages.shape[0]
+
+        def epoch(carry, epoch_key):
+            params, opt_state = carry
+            order = jax.random.permutation(epoch_key, size).reshape(s.minibatches, -1)
+
+            def minibatch(carry, index):
+                params, opt_state = carry
+                batch = jax.tree_util.tree_map(lambda x: x[index], (flat, advantages, targets, weight))
+                grads, losses = jax.grad(partial(self._loss), has_aux=True)(params, *batch)
+                updates, opt_state = self.optimizer.update(grads, opt_state, params)
+                return (optax.apply_updates(params, updates), opt_state), losses
+
+            (params, opt_state), losses = jax.lax.scan(minibatch, (params, opt_state), order)
+            return (params, opt_state), losses
+
+        (params, opt_state), losses = jax.lax.scan(epoch, (params, opt_state), jax.random.split(key, s.epochs))
+        return params, opt_state, jax.tree_util.tree_map(jnp.mean, losses)
+
+    def _loss(self, params, samples: Samples, advantages, targets, weight):
+        s = self.s
+        logits, value = network.apply(params, samples.observation, samples.mask)
+        log_probs = jax.nn.log_softmax(logits)
+        log_prob = jnp.take_along_axis(log_probs, samples.action[:, None], axis=1)[:, 0]
+        ratio = jnp.exp(log_prob - samples.log_prob)
+        clipped = jnp.clip(ratio, 1 - s.clip, 1 + s.clip)
+        count = jnp.maximum(weight.sum(), 1.0)
+        policy_loss = -(jnp.minimum(ratio * advantages, clipped * advantages) * weight).sum() / count
+        value_loss = (((value - targets) ** 2) * weight).sum() / count
+        probs = jnp.exp(log_probs)
+        entropy = -(jnp.where(samples.mask, probs * log_probs, 0.0).sum(axis=1) * weight).sum() / count
+        loss = policy_loss + s.value_weight * value_loss - s.entropy * entropy
+        return loss, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
+
+
+def new_params(key: jax.Array, env: BatchedEnv, arch: network.Architecture) -> dict:
+    return network.init(key, arch, network.input_scale(np.asarray(env.layout.high)))
