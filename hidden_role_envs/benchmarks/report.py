@@ -119,6 +119,31 @@ def vec_table(results: dict) -> list[str]:
     return lines
 
 
+def batched_table(results: dict) -> list[str]:
+    rows = [c for c in results["cases"] if c["interface"].startswith("batched")]
+    lines = [
+        "| engine | players | games at once | steps/s | x own `env()` | games/s | compile (s) | state per game (KiB) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for case in rows:
+        own = _steps(results["cases"], case["subject"], case["players"], "env()")
+        times = f"{case['steps_per_second'] / own:,.1f}" if own else "-"
+        name = "Pgx `leduc_holdem`" if case["family"] == "pgx" else _title(case["subject"])
+        lines.append(
+            f"| {name} | {case['players']} | {case['batch']:,} | {_rate(case['steps_per_second'])} | {times}"
+            f" | {_rate(case['games_per_second'])} | {case['compile_seconds']:.1f}"
+            f" | {case['state_bytes_per_game'] / 1024:,.1f} |"
+        )
+    return lines
+
+
+BATCHED_INTRO = (
+    "Random legal play, B games at once, compiled whole (JAX on the CPU): {chunk} moves per call, each a uniformly"
+    " random legal action per game, a new game dealt where one ended, and the current player's observation"
+    " computed every step; per second of wall-clock time. Compile time is the first call's."
+)
+
+
 def memory_table(results: dict) -> list[str]:
     lines = [
         "| game | players | decisions played | first instance (KiB) | its peak (KiB) | each further instance (KiB) |",
@@ -209,6 +234,9 @@ def write_markdown(results: dict, path: Path) -> None:
     if any(_is_vec(case) for case in results["cases"]):
         lines += ["## The single-seat env under Stable-Baselines3's SubprocVecEnv", "", VEC_INTRO, ""]
         lines += [*vec_table(results), ""]
+    if any(c["interface"].startswith("batched") for c in results["cases"]):
+        lines += ["## The batched engine, beside Pgx", "", BATCHED_INTRO.format(chunk=settings["batched_chunk"]), ""]
+        lines += [*batched_table(results), ""]
     lines += ["## Memory per env instance", "", MEMORY_INTRO, "", *memory_table(results), ""]
     plot = results["plot"]
     lines += [

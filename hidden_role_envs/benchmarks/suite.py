@@ -17,7 +17,11 @@ runs of `--seconds` each (the median is reported), it measures:
   of the protocol;
 - the single-seat Gymnasium env in Stable-Baselines3's SubprocVecEnv, one
   env per core, at each game's typical count;
-- the memory one env instance holds mid-game (`benchmarks/memory.py`).
+- the memory one env instance holds mid-game (`benchmarks/memory.py`);
+- the batched engine (JAX) of every game that has one, at its three tables
+  and each of `--batch-sizes` games at once, beside Pgx's Leduc Hold'em at
+  the same batch sizes (`benchmarks/batched.py`), with compile time and the
+  size of a game's state; `--quick` times the typical table only, at 64.
 
 The loops are in `benchmarks/cases.py`. The cases take turns: each round
 times every case once, so a busy spell on the machine spreads over all the
@@ -30,7 +34,10 @@ runs in other processes, is always timed by the wall clock.
 Targets, reported as met or not: every game's `env()` at its typical count
 runs at least 3x `leduc_holdem_v4`'s `env()` measured in the same run; every
 rules engine alone reaches 300,000 steps/s at every player count; one env
-instance mid-game holds under 1 MiB beyond the imported package.
+instance mid-game holds under 1 MiB beyond the imported package; each
+batched engine at its typical table runs at least 0.5x Pgx's Leduc
+Hold'em at 1,024 games, and at every table its best batch runs at least
+10x its own `env()`.
 
 Writes `results.json`, `results.md` and `throughput.png` (skipped, and said
 so, without matplotlib) to `--out`, default `benchmarks/results/`. Bad input
@@ -54,7 +61,7 @@ from pathlib import Path
 
 import pettingzoo
 
-from hidden_role_envs.benchmarks import noop, report
+from hidden_role_envs.benchmarks import batched, noop, report
 from hidden_role_envs.benchmarks.cases import AecCase, Case, EngineCase, Run, SubprocVecCase
 from hidden_role_envs.benchmarks.memory import measure_in_fresh_interpreter
 from hidden_role_envs.core import registry
@@ -73,6 +80,10 @@ REFERENCE_PEER = "leduc_holdem_v4"
 TIMES_REFERENCE = 3.0
 ENGINE_STEPS_PER_SECOND = 300_000
 MEMORY_KIB = 1024
+TIMES_PGX_LEDUC = 0.5
+TIMES_OWN_ENV = 10.0
+DEFAULT_BATCH_SIZES, QUICK_BATCH_SIZES = (1024, 256, 4096), (64,)
+REFERENCE_BATCH = 1024
 
 DEFAULT_SECONDS, DEFAULT_REPEATS = 2.0, 5
 QUICK_SECONDS, QUICK_REPEATS = 0.1, 3
@@ -102,6 +113,16 @@ def positive_float(text: str) -> float:
     return value
 
 
+def _batch_sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected positive integers separated by commas, got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive integers separated by commas, got {text!r}")
+    return sizes
+
+
 def build_parser(prog: str) -> Parser:
     parser = Parser(
         prog=prog,
@@ -129,6 +150,10 @@ def build_parser(prog: str) -> Parser:
         default="cpu",
         help="rates per second of this process's CPU time (default; other jobs on the machine do not pull it down)"
         " or of wall-clock time; SubprocVecEnv is always timed by the wall clock",
+    )
+    parser.add_argument(
+        "--batch-sizes", type=_batch_sizes, default=None,
+        help="games at once in the batched cases, comma separated (default 1024,256,4096; --quick: 64)",
     )
     parser.add_argument("--games", default=None, help="comma-separated games (default: every registered game)")
     parser.add_argument("--out", type=Path, default=RESULTS_FOLDER, help="results folder (default benchmarks/results)")
@@ -168,7 +193,8 @@ def _run(args: argparse.Namespace, prog: str) -> int:
         raise UsageError(f"cannot write to --out {str(out)!r}: {error.strerror or error}") from None
 
     machine = machine_info()
-    cases, unavailable = build_cases(games, args.seed)
+    sizes = args.batch_sizes or (QUICK_BATCH_SIZES if args.quick else DEFAULT_BATCH_SIZES)
+    cases, unavailable = build_cases(games, args.seed, sizes, quick=bool(args.quick))
     runs = len(cases) * (repeats + 1) + sum(len(player_counts(game)) for game in games)
     bar = progress_bar(runs, "bench", enabled=not args.no_progress, unit="run")
     throughput = time_cases(cases, seconds, repeats, warmup, args.clock, bar)
@@ -190,6 +216,8 @@ def _run(args: argparse.Namespace, prog: str) -> int:
             "player_counts": {game: list(player_counts(game)) for game in games},
             "floor_game_length": noop.GAME_LENGTH,
             "engine_target": ENGINE_STEPS_PER_SECOND,
+            "batch_sizes": list(sizes),
+            "batched_chunk": batched.CHUNK,
         },
         "machine": machine,
         "cases": throughput,
@@ -224,7 +252,7 @@ def _command_line(prog: str, args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
-def build_cases(games: list[str], seed: int) -> tuple[list[Case], list[dict]]:
+def build_cases(games: list[str], seed: int, batch_sizes=(), quick: bool = False) -> tuple[list[Case], list[dict]]:
     """Every case to time, and the peers that could not be built, with the reason."""
     cases: list[Case] = []
     unavailable: list[dict] = []
@@ -256,7 +284,31 @@ def build_cases(games: list[str], seed: int) -> tuple[list[Case], list[dict]]:
     else:
         for game in games:
             cases.append(SubprocVecCase(game, player_counts(game)[1], os.cpu_count() or 1, seed))
+    # last: SubprocVecEnv forks its workers when prepared, which must happen before JAX starts its threads
+    cases += batched_cases(games, seed, batch_sizes, quick, unavailable)
     return cases, unavailable
+
+
+def batched_cases(games: list[str], seed: int, batch_sizes, quick: bool, unavailable: list[dict]) -> list[Case]:
+    if not batch_sizes:
+        return []
+    if not batched.jax_available():
+        unavailable.append({"family": "batched", "subject": "batched engine", "reason": "JAX is not installed (the jax extra)"})
+        return []
+    cases: list[Case] = []
+    for game in games:
+        if registry.GAMES[game].batched is None:
+            continue
+        tables = player_counts(game)[1:2] if quick else player_counts(game)
+        for players in tables:
+            cases += [batched.BatchedCase("batched", game, players, b, batched.ours(game, players), seed)
+                      for b in batch_sizes]
+    make_leduc, reason = batched.pgx_leduc()
+    if make_leduc is None:
+        unavailable.append({"family": "batched", "subject": "pgx leduc_holdem", "reason": reason})
+    elif cases:
+        cases += [batched.BatchedCase("pgx", "leduc_holdem", 2, b, make_leduc, seed) for b in batch_sizes]
+    return cases
 
 
 def peer_module(peer: str) -> str:
@@ -315,6 +367,8 @@ def summarise(case: Case, runs: list[Run], clock: str) -> dict:
         "runs_steps_per_second": rates,
         "wall_steps_per_second": statistics.median(run.steps / run.seconds for run in runs),
         "cpu_share": sum(run.cpu_seconds for run in runs) / sum(run.seconds for run in runs),
+        **({"compile_seconds": case.compile_seconds, "state_bytes_per_game": case.state_bytes_per_game,
+            "batch": case.batch} if isinstance(case, batched.BatchedCase) else {}),
     }
 
 
@@ -357,11 +411,45 @@ def check_targets(games: list[str], throughput: list[dict], memory: list[dict]) 
         target = f"engine alone >= {ENGINE_STEPS_PER_SECOND:,} steps/s at every count (the slowest shown)"
         rate = steps(game, "engine", slowest)
         rows.append(_target(target, game, slowest, rate, ENGINE_STEPS_PER_SECOND, "steps/s", at_least=True))
+    rows += batched_targets(games, throughput)
     for game in games:
         largest = max((row for row in memory if row["game"] == game), key=lambda row: row["first_kib"])
         target = f"one env mid-game < {MEMORY_KIB:,} KiB at every count (the largest shown)"
         size = largest["first_kib"]
         rows.append(_target(target, game, largest["players"], size, MEMORY_KIB, "KiB", at_least=False))
+    return rows
+
+
+def batched_targets(games: list[str], throughput: list[dict]) -> list[dict]:
+    """0.5x Pgx's Leduc at the typical table (both at 1,024 games, or the first batch size); 10x env() at every table."""
+    batch_cases = [c for c in throughput if c["interface"].startswith("batched")]
+    if not batch_cases:
+        return []
+    sizes = sorted({c["batch"] for c in batch_cases})
+    reference = REFERENCE_BATCH if REFERENCE_BATCH in sizes else sizes[0]
+
+    def rate(subject, players, batch=None):
+        found = [c["steps_per_second"] for c in batch_cases if c["subject"] == subject and c["players"] == players
+                 and (batch is None or c["batch"] == batch)]
+        return max(found) if found else None
+
+    def env_rate(game, players):
+        return next((c["steps_per_second"] for c in throughput
+                     if (c["subject"], c["players"], c["interface"]) == (game, players, "env()")), None)
+
+    rows = []
+    leduc = rate("leduc_holdem", 2, reference)
+    for game in games:
+        if not any(c["subject"] == game for c in batch_cases):
+            continue
+        typical = player_counts(game)[1]
+        target = f"batched at the typical count >= {TIMES_PGX_LEDUC:g}x Pgx `leduc_holdem` (B={reference})"
+        required = None if leduc is None else TIMES_PGX_LEDUC * leduc
+        rows.append(_target(target, game, typical, rate(game, typical, reference), required, "steps/s", True))
+        measured = [(p, rate(game, p), env_rate(game, p)) for p in player_counts(game) if rate(game, p)]
+        players, best, own = min(measured, key=lambda m: m[1] / m[2] if m[2] else float("inf"))
+        target = f"batched, best B, >= {TIMES_OWN_ENV:g}x its own `env()` at every count (the lowest shown)"
+        rows.append(_target(target, game, players, best, None if own is None else TIMES_OWN_ENV * own, "steps/s", True))
     return rows
 
 
