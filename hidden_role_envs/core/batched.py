@@ -101,6 +101,13 @@ class BatchedGame(ABC):
     def blocks(self, game: Any, seat: jax.Array) -> dict[str, jax.Array]:
         """Every block of `seat`'s observation in absolute seat order (its own private blocks only)."""
 
+    critic_size: int = 0
+
+    def critic_view(self, game: Any, seat: jax.Array) -> jax.Array:
+        """The hidden roles as `seat` would name them (seats relative to it), for a critic in training only:
+        a value estimate may use what the policy must not see. Games without one return nothing."""
+        return jnp.zeros(0, jnp.float32)
+
 
 class BatchedEnv:
     """A game's batched engine with Pgx's API (see the module docs)."""

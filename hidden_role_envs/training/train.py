@@ -1,42 +1,34 @@
-"""Train a MaskablePPO agent on one seat of a game, by self-play.
+"""Train an agent for one game: self-play PPO on the batched engine by default, or SB3, or Ray RLlib.
 
-    python -m hidden_role_envs.training.train secrets                  # or: hidden-roles train secrets
-    python -m hidden_role_envs.training.train mascarade --players 6 --timesteps 400000 --seed 1
+    hidden-roles train secrets                               # the default backend (JAX)
+    hidden-roles train mascarade --players 6 --timesteps 2000000 --seed 1
+    hidden-roles train secrets --backend sb3                 # MaskablePPO on the single-seat env
+    hidden-roles train secrets --backend rllib               # PPO on Ray RLlib (see training.rllib_train)
 
-The learner plays one seat of the single-seat view (`hidden_roles/<Game>-v0`,
-a random seat each episode); every other seat draws its player each episode
-from a pool: the random player, the scripted player and frozen copies of
-the learner, one saved at every evaluation (the last `--pool-size` of them
-are kept), each kind drawn a third of the time. Episodes run in `--envs` parallel processes (default: one
-per core).
-
-Warm start (`training.imitation`): before PPO, the scripted player plays
-the learner's seat in seeded games against the first opponents (random and
-scripted players) until it has made `--imitation-steps` decisions; the
-policy is fitted to its choices and the value net to the rewards that
-followed, for `--imitation-epochs` passes. After every PPO update the
-policy rehearses `--rehearsal-batches` random batches of those decisions,
-which keeps PPO's noisy updates from drifting away from them.
-`--imitation-steps 0` starts PPO from a random policy instead, with no
-rehearsal.
-
-Every `--eval-every` steps, and before the first, the current model is saved
-as a checkpoint and plays `--eval-games` seeded games against random players
-and as many against scripted players (one learner seat among them, rotated);
-its win rates go to TensorBoard (`eval/`), to `curve.csv` and to the
-learning-curve plot `learning_curve.png`, beside the win rate a random
-player gets in the same seats (the baseline to beat). At the end the model
-is saved as `model.zip` and a final evaluation of `--final-games` games per
+The default backend (`--backend selfplay`, `training.selfplay`): the scripted
+player's decisions are recorded on `env()` and the policy is fitted to them
+(the warm start); then PPO trains it on the batched engine, B games at once,
+every step compiled: in every game the policy plays every seat, except in a
+share of league games where it plays one seat and a frozen opponent the rest
+(the warm start's copy of the scripted player, or one of the last past
+versions). Every learner seat's decision is a sample; the critic may read
+the true roles (training only: the policy never sees them). Every
+`--eval-every` learner decisions, and before the first, the policy is saved
+as a checkpoint and plays `--eval-games` seeded games on `env()` against
+random players and as many against scripted players, one seat among them;
+the win rates go to TensorBoard, `curve.csv` and `learning_curve.png`,
+beside a random player's in the same seats. At the end the policy is saved
+as `model.npz` (plain arrays: `--seats runs/.../model.npz` in evaluate,
+`--opponents` in play) and a final evaluation of `--final-games` games per
 opponent kind is printed and written to `evaluation.csv`.
 
-Everything goes to `--out` (default `runs/<game>-<players>p-seed<seed>`):
-model.zip, checkpoints/, tensorboard/, imitation.csv (loss and agreement
-with the scripted player per pass), curve.csv, learning_curve.png,
-evaluation.csv. Bad input prints one `train: error: ...` line and exits
-with status 2.
+`--backend sb3`: MaskablePPO (sb3-contrib) on the single-seat view, every
+other seat drawing its player from a pool (random, scripted, past versions),
+in `--envs` processes, warm-started by imitation with rehearsals; it saves
+`model.zip`. Its options: `--backend sb3 --help`.
 
-`--backend rllib` hands the other arguments to `training.rllib_train`: PPO
-with Ray RLlib on every seat, on this machine or a Ray cluster.
+Everything goes to `--out` (default `runs/<game>-<players>p-seed<seed>`).
+Bad input prints one `train: error: ...` line and exits with status 2.
 """
 
 from __future__ import annotations
@@ -50,11 +42,12 @@ from hidden_role_envs.core import registry
 from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_float, positive_int, table_size
 from hidden_role_envs.training.reporting import format_final
 
-BACKENDS = ("sb3", "rllib")
+BACKENDS = ("selfplay", "sb3", "rllib")
+DEFAULT_BACKEND = "selfplay"
 
 
-def build_parser(prog: str = "python -m hidden_role_envs.training.train") -> argparse.ArgumentParser:
-    parser = Parser(prog=prog, description="Train MaskablePPO on one seat of a game by self-play.")
+def build_parser(prog: str = "python -m hidden_role_envs.training.train --backend sb3") -> argparse.ArgumentParser:
+    parser = Parser(prog=prog, description="Train MaskablePPO on one seat of a game by self-play (the SB3 backend).")
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
     parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
     parser.add_argument("--timesteps", type=positive_int, default=300_000, help="learner decisions (default 300000)")
@@ -78,16 +71,16 @@ def build_parser(prog: str = "python -m hidden_role_envs.training.train") -> arg
                         help="PPO's learning rate (default 3e-5: small steps refine the imitated policy rather than "
                              "overwrite it)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    parser.add_argument("--backend", choices=BACKENDS, default="sb3",
-                        help="sb3: this trainer (default); rllib: PPO on every seat with Ray RLlib, locally or on a "
-                             "cluster, with options of its own (--backend rllib --help)")
+    parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
+                        help="selfplay: PPO in JAX on the batched engine (default); sb3: this trainer; rllib: PPO "
+                             "on every seat with Ray RLlib; each backend has its own options (--backend B --help)")
     return parser
 
 
 def backend_of(argv: list[str]) -> tuple[str, list[str]]:
     """The --backend asked for, and the other arguments."""
     parser = Parser(add_help=False)
-    parser.add_argument("--backend", choices=BACKENDS, default="sb3")
+    parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND)
     known, rest = parser.parse_known_args(argv)
     return known.backend, rest
 
@@ -112,7 +105,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.
             from hidden_role_envs.training import rllib_train
 
             return rllib_train.main(rest, prog=f"{prog} --backend rllib")
-        args = build_parser(prog).parse_args(argv)
+        if backend == "selfplay":
+            from hidden_role_envs.training.selfplay import cli
+
+            return cli.main(rest, prog=prog)
+        args = build_parser(f"{prog} --backend sb3").parse_args(argv)
         try:
             from hidden_role_envs.training import sb3_trainer
         except ImportError:

@@ -470,6 +470,18 @@ class SecretsBatched(BatchedGame):
         given = g.bullet_receiver[:, None] == jnp.arange(self.num_players)[None, :]  # (bullet, seat)
         return (g.face_up * self._values).sum(axis=1) + (given * g.bullet_deck[:, None]).sum(axis=0)
 
+    # --- for a critic in training --------------------------------------------------------
+
+    @property
+    def critic_size(self) -> int:
+        return (self.num_players + 1) * 3
+
+    def critic_view(self, g: SecretsState, seat) -> jax.Array:
+        """Every token, the seats from `seat` leftwards then the centre, one-hot CIA/KGB/Hippie."""
+        n = self.num_players
+        places = jnp.append((seat + jnp.arange(n)) % n, n)
+        return (g.tokens[places][:, None] == jnp.arange(3)[None, :]).astype(jnp.float32).ravel()
+
     # --- the observation --------------------------------------------------------------
 
     def blocks(self, g: SecretsState, seat) -> dict[str, jax.Array]:

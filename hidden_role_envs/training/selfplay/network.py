@@ -54,7 +54,10 @@ def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: 
         h = jnp.tanh(h @ layer["w"] + layer["b"])
     logits = h @ params["policy"]["w"] + params["policy"]["b"]
     logits = jnp.where(mask, logits, -1e9)
-    v_in = h if critic_inputs is None else jnp.concatenate([h, critic_inputs], axis=-1)
+    missing = params["value"]["w"].shape[0] - h.shape[-1]
+    if critic_inputs is None:  # out of training the critic's own inputs are not known: zeros
+        critic_inputs = jnp.zeros(h.shape[:-1] + (missing,), h.dtype)
+    v_in = jnp.concatenate([h, critic_inputs], axis=-1)
     value = (v_in @ params["value"]["w"] + params["value"]["b"])[..., 0]
     return logits, value
 

@@ -41,10 +41,12 @@ class Settings:
     gae_lambda: float = 0.95
     league_share: float = 0.5  # share of games where the other seats are a frozen past version
     max_grad_norm: float = 0.5
+    critic_sees_roles: bool = False  # the value head also reads the true roles (training only)
 
 
 class Samples(NamedTuple):
     observation: jax.Array
+    critic: jax.Array  # what the critic alone reads (the true roles), or nothing
     mask: jax.Array
     action: jax.Array
     log_prob: jax.Array
@@ -121,9 +123,10 @@ class Trainer:
         def move(carry: Carry, _):
             state = carry.state
             key, act_key, step_key, seat_key = jax.random.split(carry.key, 4)
-            logits, value = network.apply(params, state.observation, state.legal_action_mask)
-            frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask)
             actor = jnp.maximum(state.current_player, 0)
+            critic = self._critic(state, actor)
+            logits, value = network.apply(params, state.observation, state.legal_action_mask, critic)
+            frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask, critic)
             learner = carry.learner_seats[rows, actor]
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, frozen))
             log_prob = jax.nn.log_softmax(logits)[rows, action]
@@ -131,8 +134,8 @@ class Trainer:
             done = new.terminated | new.truncated
             returns = carry.returns + new.rewards
             learned = (returns * carry.learner_seats).sum(axis=1) / carry.learner_seats.sum(axis=1)
-            sample = Samples(state.observation, state.legal_action_mask, action, log_prob, value, actor, learner,
-                             new.rewards, done)
+            sample = Samples(state.observation, critic, state.legal_action_mask, action, log_prob, value, actor,
+                             learner, new.rewards, done)
             seats = jnp.where(done[:, None], self._learner_seats(seat_key, games), carry.learner_seats)
             carry = Carry(new, seats, key, jnp.where(done[:, None], 0.0, returns), carry.finished + done.sum(),
                           carry.finished_return + jnp.where(done, learned, 0.0).sum())
@@ -142,8 +145,17 @@ class Trainer:
         observations = jax.vmap(lambda state: jax.vmap(lambda seat: env.observe(state, seat))(
             jnp.arange(self.num_players)))(carry.state)  # (games, seats, size): every seat's value, to bootstrap
         masks = jnp.ones(observations.shape[:-1] + (self.arch.num_actions,), bool)
-        _, last_values = network.apply(params, observations, masks)
+        seats = jnp.broadcast_to(jnp.arange(self.num_players), observations.shape[:2])
+        critic = jax.vmap(jax.vmap(self._critic, in_axes=(None, 0)), in_axes=(0, 0))(carry.state, seats)
+        _, last_values = network.apply(params, observations, masks, critic)
         return carry, samples, last_values
+
+    def _critic(self, state, seat):
+        """The critic's own inputs for each game's `seat`: the true roles, if the settings let it see them."""
+        game = self.env.game
+        if not self.s.critic_sees_roles:
+            return jnp.zeros(jnp.shape(seat) + (0,), jnp.float32)
+        return jax.vmap(game.critic_view)(state.game, seat) if jnp.ndim(seat) else game.critic_view(state.game, seat)
 
     def _advantages(self, rewards, values, actors, done, learner, last_values):
         """GAE of one game, along each seat's own decisions (a reverse scan carrying every seat's next value)."""
@@ -195,7 +207,7 @@ class Trainer:
 
     def _loss(self, params, samples: Samples, advantages, targets, weight):
         s = self.s
-        logits, value = network.apply(params, samples.observation, samples.mask)
+        logits, value = network.apply(params, samples.observation, samples.mask, samples.critic)
         log_probs = jax.nn.log_softmax(logits)
         log_prob = jnp.take_along_axis(log_probs, samples.action[:, None], axis=1)[:, 0]
         ratio = jnp.exp(log_prob - samples.log_prob)

@@ -1,0 +1,102 @@
+"""`hidden-roles train GAME`: the command line of the self-play trainer (see `training.train`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from hidden_role_envs.core import registry
+from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_float, positive_int, table_size
+from hidden_role_envs.training.reporting import format_final
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected layer sizes such as 256,256, got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"expected layer sizes such as 256,256, got {text!r}")
+    return sizes
+
+
+def _share(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, got {text!r}")
+    return value
+
+
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    parser = Parser(prog=prog, description="Train a policy by self-play PPO on the batched engine (JAX).")
+    parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
+    parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--timesteps", type=positive_int, default=3_000_000,
+                        help="learner decisions to train on (default 3000000)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the policy, the games and evaluations")
+    parser.add_argument("--out", default=None, help="output folder (default runs/<game>-<players>p-seed<seed>)")
+    parser.add_argument("--eval-every", type=positive_int, default=500_000,
+                        help="learner decisions between evaluations (500000)")
+    parser.add_argument("--eval-games", type=positive_int, default=200, help="games per opponent kind in each (200)")
+    parser.add_argument("--final-games", type=positive_int, default=1000, help="games per opponent kind at the end")
+    parser.add_argument("--imitation-steps", type=non_negative_int, default=60_000,
+                        help="decisions of the scripted player to imitate first; 0: none (default 60000)")
+    parser.add_argument("--imitation-epochs", type=positive_int, default=10, help="passes over them (default 10)")
+    parser.add_argument("--hidden", type=_hidden, default=(256, 256), help="hidden layer sizes (default 256,256)")
+    parser.add_argument("--games", type=positive_int, default=512, help="games played side by side (default 512)")
+    parser.add_argument("--steps", type=positive_int, default=32, help="moves of each game per rollout (default 32)")
+    parser.add_argument("--epochs", type=positive_int, default=2, help="PPO passes per rollout (default 2)")
+    parser.add_argument("--learning-rate", type=positive_float, default=1e-4, help="Adam's step size (default 1e-4)")
+    parser.add_argument("--league-share", type=_share, default=0.6,
+                        help="share of games where the other seats are a frozen opponent (default 0.6)")
+    parser.add_argument("--critic", choices=("roles", "plain"), default="roles",
+                        help="roles: the critic also reads the true roles in training (default); plain: it does not")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--backend", default="selfplay", help=argparse.SUPPRESS)
+    return parser
+
+
+def settings_from(args: argparse.Namespace):
+    from hidden_role_envs.training.selfplay.trainer import Settings
+
+    num_players = table_size(args.game, args.players)
+    if registry.GAMES[args.game].batched is None:
+        raise UsageError(f"{args.game} has no batched engine yet: train it with --backend sb3")
+    out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}")
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out!r} exists and is not a folder")
+    return Settings(
+        args.game, num_players, args.timesteps, args.seed, out, args.eval_every, args.eval_games, args.final_games,
+        progress=not args.no_progress, imitation_steps=args.imitation_steps, imitation_epochs=args.imitation_epochs,
+        hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs, learning_rate=args.learning_rate,
+        league_share=args.league_share, critic_sees_roles=args.critic == "roles",
+    )
+
+
+def main(argv: list[str], prog: str) -> int:
+    try:
+        args = build_parser(prog).parse_args(argv)
+        try:
+            from hidden_role_envs.training.selfplay import trainer
+        except ImportError:
+            raise UsageError("the self-play trainer needs JAX: pip install 'hidden_role_envs[train]'") from None
+        settings = settings_from(args)
+    except UsageError as error:
+        print(f"train: error: {error}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        run = trainer.Run(settings)
+        final = run.learn()
+    except KeyboardInterrupt:
+        print("train: interrupted", file=sys.stderr)
+        return 130
+    print(format_final(settings.game, settings.num_players, settings.final_games, final))
+    minutes = (time.perf_counter() - started) / 60
+    print(f"learned at {run.decisions_per_second:,.0f} learner decisions/s")
+    imitation_log = "imitation.csv, " if settings.imitation_steps else ""
+    print(f"wrote {settings.out}/: model.npz, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
+          f"checkpoints/, tensorboard/ ({minutes:.1f} min)")
+    return 0

@@ -1,0 +1,171 @@
+"""The self-play trainer: a warm start on the scripted player, then PPO on the batched engine (see `train`).
+
+Everything of a run goes under its folder: model.npz (the final policy),
+checkpoints/step_<decisions>.npz, imitation.csv, curve.csv,
+learning_curve.png, evaluation.csv and tensorboard/ (`tensorboard --logdir`).
+Evaluations play the reference env (`env()`), the trained policy in one seat
+(rotated) against random players and against the scripted players.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from dataclasses import dataclass
+
+import jax
+
+import hidden_role_envs.batched as batched
+from hidden_role_envs.training import imitation
+from hidden_role_envs.training.evaluate import Row
+from hidden_role_envs.training.progress import progress_bar
+from hidden_role_envs.training.reporting import CurvePoint, measure, plot_curve, random_baselines, write_curve, write_final
+from hidden_role_envs.training.selfplay import imitation as warm, network, ppo
+
+
+@dataclass
+class Settings:
+    game: str
+    num_players: int
+    timesteps: int  # learner decisions
+    seed: int
+    out: str
+    eval_every: int
+    eval_games: int
+    final_games: int
+    progress: bool = True
+    imitation_steps: int = 60_000
+    imitation_epochs: int = 10
+    hidden: tuple[int, ...] = (256, 256)
+    games: int = 512
+    steps: int = 32
+    epochs: int = 2
+    learning_rate: float = 1e-4
+    league_share: float = 0.6
+    critic_sees_roles: bool = True
+    pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
+    processes: int = os.cpu_count() or 1  # for recording the scripted player
+
+
+class TensorBoard:
+    """Scalars in TensorBoard's event files, without torch."""
+
+    def __init__(self, folder: str):
+        from tensorboard.compat.proto import event_pb2, summary_pb2
+        from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+        self._event, self._summary = event_pb2.Event, summary_pb2.Summary
+        self._writer = EventFileWriter(folder)
+
+    def scalars(self, step: int, values: dict[str, float]) -> None:
+        summary = self._summary(value=[self._summary.Value(tag=k, simple_value=float(v)) for k, v in values.items()])
+        self._writer.add_event(self._event(wall_time=time.time(), step=step, summary=summary))
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+class Run:
+    def __init__(self, s: Settings):
+        self.s = s
+        os.makedirs(os.path.join(s.out, "checkpoints"), exist_ok=True)
+        self.env = batched.make(s.game, num_players=s.num_players)
+        critic = self.env.game.critic_size if s.critic_sees_roles else 0
+        self.arch = network.Architecture(s.game, s.num_players, {}, self.env.layout.size, self.env.num_actions,
+                                         tuple(s.hidden), critic)
+        self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(
+            games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate,
+            league_share=s.league_share, critic_sees_roles=s.critic_sees_roles,
+        ))
+        self.key = jax.random.PRNGKey(s.seed)
+        self.board = TensorBoard(os.path.join(s.out, "tensorboard"))
+        self.points: list[CurvePoint] = []
+        self.pool: list[dict] = []
+        self.learned = 0  # learner decisions of the timed iterations
+        self.baselines = random_baselines(s.game, s.num_players, s.eval_games, s.seed)
+
+    def learn(self) -> dict[str, Row]:
+        s = self.s
+        key, init_key, start_key = jax.random.split(self.key, 3)
+        params = ppo.new_params(init_key, self.env, self.arch)
+        clone = None
+        if s.imitation_steps:
+            params = clone = self._warm_start(params, key)
+        run = self.trainer.start(start_key, params)
+        bar = progress_bar(s.timesteps, f"train {s.game}", enabled=s.progress, unit="decision")
+        decisions, iteration, next_eval = 0, 0, s.eval_every
+        self._checkpoint(run["params"], 0)
+        self.learning_seconds = 0.0  # PPO alone: rollouts, updates, nothing of the evaluations
+        try:
+            while decisions < s.timesteps:
+                opponents = [clone] if clone is not None else []
+                opponents += self.pool or [run["params"]]
+                run["opponent"] = opponents[iteration % len(opponents)]
+                started = time.perf_counter()
+                run, metrics = self.trainer.iteration(run)
+                metrics = {k: float(v) for k, v in metrics.items()}  # (waits for the iteration)
+                if iteration:  # the first one compiles
+                    self.learning_seconds += time.perf_counter() - started
+                    self.learned += int(metrics["samples"])
+                decisions += int(metrics["samples"])
+                iteration += 1
+                self.board.scalars(decisions, {f"train/{k}": v for k, v in metrics.items()})
+                if bar:
+                    bar.update(min(int(metrics["samples"]), s.timesteps - bar.n))
+                if decisions >= next_eval or decisions >= s.timesteps:
+                    self._checkpoint(run["params"], decisions)
+                    self.pool = (self.pool + [run["params"]])[-s.pool_size:]
+                    next_eval += s.eval_every
+        finally:
+            if bar:
+                bar.close()
+            self.board.close()
+        final_path = os.path.join(s.out, "model.npz")
+        network.save(final_path, run["params"], self.arch, {"decisions": decisions, "seed": s.seed})
+        self.decisions_per_second = self.learned / self.learning_seconds if self.learning_seconds else float("nan")
+        final = measure(final_path, s.game, s.num_players, s.final_games, s.seed + 1)
+        write_final(os.path.join(s.out, "evaluation.csv"), s.game, s.num_players, decisions, s.seed, final,
+                    self.baselines)
+        return final
+
+    def _warm_start(self, params: dict, key) -> dict:
+        s = self.s
+        bar = progress_bar(s.imitation_steps, "record the scripted player", enabled=s.progress, unit="decision")
+        demos = imitation.collect(s.game, s.num_players, ["random", "scripted"], s.imitation_steps, s.seed, 1.0,
+                                  s.processes, on_recorded=bar.update if bar else lambda count: None)
+        if bar:
+            bar.close()
+        with open(os.path.join(s.out, "imitation.csv"), "w", newline="") as log:
+            writer = csv.writer(log)
+            writer.writerow(["epoch", "loss", "agreement"])
+            bar = progress_bar(s.imitation_epochs, "imitate it", enabled=s.progress, unit="epoch")
+
+            def epoch_done(epoch: int, loss: float, agreement: float) -> None:
+                writer.writerow([epoch + 1, f"{loss:.4f}", f"{agreement:.4f}"])
+                if bar:
+                    bar.update(1)
+
+            try:
+                return warm.fit(params, demos, s.imitation_epochs, key, on_epoch_done=epoch_done)
+            finally:
+                if bar:
+                    bar.close()
+
+    def _checkpoint(self, params: dict, decisions: int) -> None:
+        s = self.s
+        path = os.path.join(s.out, "checkpoints", f"step_{decisions}.npz")
+        network.save(path, params, self.arch, {"decisions": decisions, "seed": s.seed})
+        for kind, row in measure(path, s.game, s.num_players, s.eval_games, s.seed).items():
+            low, high = row.interval
+            self.points.append(CurvePoint(decisions, kind, row.win_rate, low, high, self.baselines[kind]))
+            self.board.scalars(decisions, {f"eval/win_rate_vs_{kind}": row.win_rate})
+        write_curve(os.path.join(s.out, "curve.csv"), self.points)
+        plot_curve(os.path.join(s.out, "learning_curve.png"), self.points,
+                   f"{s.game}, {s.num_players} players, seed {s.seed}")
+
+
+def train(s: Settings) -> dict[str, Row]:
+    """Train, evaluate along the way, save everything under `s.out`; return the final evaluation."""
+    return Run(s).learn()
+
