@@ -138,8 +138,8 @@ def play(
         player_at = {agents[(i + g) % num_players]: i for i in range(num_players)}
         winners: list[str] = []  # a truncated game has none
         for agent in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
+            observation, _, terminated, cut, info = env.last()
+            if terminated or cut:
                 winners = info.get("winners", winners)
                 env.step(None)
             else:
