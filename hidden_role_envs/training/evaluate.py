@@ -46,7 +46,7 @@ then at each of its decisions what it was told and what it replied or
 played, and the end. The saved transcripts in `docs/transcripts/` are made
 so, one game between scripted players:
 
-    hidden-roles evaluate GAME --games 1 --no-baseline --no-progress --seats scripted --csv /dev/null --transcripts docs/transcripts/GAME
+    hidden-roles evaluate GAME --games 1 --no-baseline --seats scripted --transcripts docs/transcripts/GAME
 
 Seats: with fewer names than players, the LAST name fills the remaining
 seats, so `scripted,random` is one scripted player among random ones and
