@@ -37,7 +37,8 @@ class BeliefQuestion:
 
     def __post_init__(self):
         if len(self.options) != len(self.entries):
-            raise ValueError(f"belief question {self.label!r}: {len(self.options)} options, {len(self.entries)} entries")
+            raise ValueError(f"belief question {self.label!r}: {len(self.options)} options for {len(self.entries)} "
+                             "entries")
 
 
 def request(questions: Sequence[BeliefQuestion]) -> str:

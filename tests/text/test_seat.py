@@ -96,7 +96,7 @@ def test_a_callable_agent_is_sent_the_whole_story_each_time(secrets_env):
     play_games(secrets_env, with_scripted(secrets_env, seat), 1, seed=3)
     assert all(prompt.startswith("You are player_0 in a game of Secrets") for prompt in prompts)
     assert all("What happened so far:" in prompt for prompt in prompts)
-    first, last = ([line for line in prompt.splitlines() if line.startswith("- ")] for prompt in (prompts[0], prompts[-1]))
+    first, last = ([line for line in p.splitlines() if line.startswith("- ")] for p in (prompts[0], prompts[-1]))
     assert len(last) > len(first) and last[: len(first)] == first
 
 

@@ -1,4 +1,4 @@
-"""Hoax told to a language-model agent: the rules at one table (with its character sheet), and the facts it may weigh."""
+"""Hoax told to a language-model agent: the rules at one table, with its sheet's privileges, and the facts to weigh."""
 
 from __future__ import annotations
 

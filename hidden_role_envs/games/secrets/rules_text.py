@@ -27,9 +27,8 @@ def rules(config: SecretsConfig) -> str:
         intelligence += " and your right neighbour's (the player before you in turn order)"
     if n >= 7:
         intelligence += "; the centre token is shown to everyone"
-    characters = "; ".join(
-        f"{name} ({CARD_VALUES[c]:+d} points, {CARD_COPIES[c]} cards): {EFFECTS[name]}" for c, name in enumerate(CHARACTERS)
-    )
+    characters = "; ".join(f"{name} ({CARD_VALUES[c]:+d} points, {CARD_COPIES[c]} cards): {EFFECTS[name]}"
+                           for c, name in enumerate(CHARACTERS))
     return "\n\n".join([
         f"Every player holds a face-down identity token, and one more lies in the centre: {cia} CIA, {kgb} KGB and "
         f"{hippies} Hippie token(s) in all. At the start {intelligence}. Tokens change hands during the game; your "
