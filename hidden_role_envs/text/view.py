@@ -21,9 +21,9 @@ from hidden_role_envs.core.seats import agent_name
 from hidden_role_envs.text import beliefs, game
 
 ANSWER_FORMAT = (
-    "Each time you are to decide you are told what happened since your last decision, the table, and the legal "
-    "actions, numbered. Reply with one legal action alone on the first line: its name, its number, or the start of "
-    "its name if no other legal action starts the same way."
+    "Each time you are to decide you are told what happened, where the game stands and the legal actions, numbered. "
+    "Reply with one legal action alone on the first line: its name, its number, or the start of its name if no other "
+    "legal action starts the same way."
 )
 
 

@@ -12,7 +12,7 @@ from hidden_role_envs.training.evaluate import play_games
 from tests.support import typical_tables
 from tests.text.agents import FirstListedChat, ScriptedInWords, first_listed, never_legal
 
-GAMES = 6
+GAMES = 4
 
 
 class Recorded:
