@@ -49,6 +49,8 @@ TEXT_SPEC, LLM_SPEC = "text:", "llm:"
 
 @dataclass
 class TextFigures:
+    """What a text agent did and what it cost, summed over its seat's games."""
+
     decisions: int = 0
     replies: int = 0
     illegal_replies: int = 0  # replies refused by the parser

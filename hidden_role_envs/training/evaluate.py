@@ -200,9 +200,10 @@ def play_games(
         os.makedirs(transcripts, exist_ok=True)
     for g in range(games):
         env.reset(seed=_seed(seed, g))
-        player_at = {agents[(i + g) % num_players]: i for i in range(num_players)}
+        seat_of = [agents[(i + g) % num_players] for i in range(num_players)]  # the i-th player's seat
+        player_at = {agent: i for i, agent in enumerate(seat_of)}
         for i in seated:
-            players[i].sit(agents[(i + g) % num_players], g)
+            players[i].sit(seat_of[i], g)
         winners: list[str] = []  # a truncated game has none
         for agent in env.agent_iter():
             observation, _, terminated, cut, info = env.last()
@@ -217,7 +218,7 @@ def play_games(
         for i in seated:
             transcript = players[i].stand()
             if transcripts:
-                with open(os.path.join(transcripts, f"game-{g}-{agents[(i + g) % num_players]}.md"), "w") as f:
+                with open(os.path.join(transcripts, f"game-{g}-{seat_of[i]}.md"), "w") as f:
                     f.write(transcript)
         on_game_done()
     return wins, truncated
