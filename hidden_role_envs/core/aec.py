@@ -294,17 +294,15 @@ class HiddenRoleEnv(AECEnv):
         revealed, own = self._outcome
         return revealed, own[agent]
 
-    def history(self, agent: str) -> list[dict]:
+    def history(self, agent: str, start: int = 0) -> list[dict]:
         """Every event `agent`'s seat saw this episode, oldest first: plain dicts with readable names and
-        the line of text the render shows (`text`, None for an event not worth a line)."""
+        the line of text the render shows (`text`, None for an event not worth a line). `start` skips the
+        seat's first events (a reader that kept the earlier ones asks only for the new)."""
         self._require_reset("history")
         seat = self._seat_of[agent]
         vocab = self.definition.words(self.config, seat).vocab
-        return [
-            {**readable(event, vocab), "text": self.describe_event(event, seat)}
-            for event in self._episode_events
-            if seat in event.seen_by
-        ]
+        seen = [event for event in self._episode_events if seat in event.seen_by]
+        return [{**readable(event, vocab), "text": self.describe_event(event, seat)} for event in seen[start:]]
 
     def describe_event(self, event: Any, viewer: int) -> str | None:
         """One event as `viewer` saw it, or None if it is not worth a line."""

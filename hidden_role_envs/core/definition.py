@@ -67,6 +67,9 @@ class GameDefinition:
     turn_unit: str = "turns"  # what `max_turns` counts
     fixed_roles: FixedRoles | None = None
     batched: str | None = None  # "module:Class" of the batched engine (JAX), built as Class(config, reward_mode)
+    # the module that tells a language-model agent the game: `rules(config)`, the rules in a few paragraphs for that
+    # table, and `belief_questions(config, seat)`, the hidden facts it may be asked to weigh (see hidden_role_envs.text)
+    rules_text: str | None = None
     doc: str = ""  # the reference docs, with `{arguments}` and `{observation}` where the tables go
 
     @property

@@ -20,8 +20,33 @@ and writes the same rows to a CSV file (`--csv`, default `evaluation.csv`).
 Policies (`--seats`, comma separated, one per seat):
 - `random`: uniform over the legal actions of the mask, seeded;
 - `scripted`: the game's scripted player (`hidden_role_envs.games.<game>.bots`);
-- the path of a model saved by training (`.zip`), playing its most likely
-  legal action (needs the `train` extra).
+- `trained`: the policy shipped for the game and table size;
+- the path of a policy or model saved by training (`.npz`, `.zip`), playing
+  its most likely legal action;
+- `text:module:name`: a text agent (`hidden_role_envs.text`), a callable
+  prompt -> reply or an object with `chat(messages) -> reply`, importable as
+  `module.name`, playing through its seat's view in words;
+- `llm:MODEL@URL`: a text agent served by an OpenAI-compatible
+  chat-completions server (`hidden_role_envs.text.chat_completions`).
+
+Text agents: a refused reply is answered with the legal actions, `--retries`
+times (default 2); then a legal action drawn at random is played for the
+agent and counted as a fallback. `--ask-beliefs` asks them at every decision
+to weigh the hidden facts of the game (without telling them the env's own
+deductions). Below the table, for each text agent: its decisions, illegal
+replies per decision, fallbacks, prompt tokens per decision (an
+APPROXIMATION: characters / 4) and, with `--ask-beliefs`, the belief
+log-loss against the env's own belief blocks, in nats, beside its floor (the
+env's own entropy); its win rate and interval are in the table. The CSV
+holds the same figures.
+
+Transcripts: `--transcripts FOLDER` writes, for every seat of every game of
+the mix, `FOLDER/game-G-player_K.md`: the rules as that seat was told them,
+then at each of its decisions what it was told and what it replied or
+played, and the end. The saved transcripts in `docs/transcripts/` are made
+so, one game between scripted players:
+
+    hidden-roles evaluate GAME --games 1 --no-baseline --seats scripted --transcripts docs/transcripts/GAME
 
 Seats: with fewer names than players, the LAST name fills the remaining
 seats, so `scripted,random` is one scripted player among random ones and
@@ -65,11 +90,13 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.policies import POLICY_NAMES, is_model_path, make_policy
+from hidden_role_envs.text.seat import DEFAULT_RETRIES, NarratedSeat, TextFigures, TextSeat, is_text_spec, text_agent
 from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
 from hidden_role_envs.training.progress import progress_bar
 
@@ -107,6 +134,7 @@ class Row:
     seat_games: int
     wins: int
     truncated: int = 0  # games of this run stopped by the turn limit (no winner), not ended by the rules
+    text: TextFigures | None = None  # a text agent's figures, over its seats
 
     @property
     def win_rate(self) -> float:
@@ -117,29 +145,69 @@ class Row:
         return wilson_interval(self.wins, self.seat_games)
 
 
+@dataclass(frozen=True)
+class TextOptions:
+    """How text seats play (see `hidden_role_envs.text.seat`)."""
+
+    retries: int = DEFAULT_RETRIES
+    ask_beliefs: bool = False
+
+
 def play(
     game: str,
     num_players: int,
-    plan: list[str],
+    plan: list,
     games: int,
     seed: int,
     run: int,
     on_game_done: Callable[[], None] = lambda: None,
-) -> tuple[list[int], int]:
-    """Play `games` seeded games; the wins of each name's player (indexed like `plan`), and the games truncated."""
+    transcripts: str | None = None,
+    text: TextOptions = TextOptions(),
+) -> tuple[list[int], int, list]:
+    """Play `games` seeded games; the wins of each name's player (indexed like `plan`), the games truncated, and the
+    players (a text seat keeps its figures)."""
     env = registry.make(game, num_players=num_players)
     models = {name: make_policy(name, env) for name in set(plan) if is_model_path(name)}
-    players = [models.get(name) or make_policy(name, env, _seed(seed, run, i)) for i, name in enumerate(plan)]
+
+    def player(i: int, name) -> Any:
+        if is_text_spec(name):
+            return TextSeat(text_agent(name), env, name, _seed(seed, run, i), text.retries, text.ask_beliefs)
+        policy = models.get(name) or make_policy(name, env, _seed(seed, run, i))
+        return NarratedSeat(policy, env, str(name)) if transcripts else policy
+
+    players = [player(i, name) for i, name in enumerate(plan)]
+    wins, truncated = play_games(env, players, games, seed, on_game_done, transcripts)
+    return wins, truncated, players
+
+
+def play_games(
+    env: Any,
+    players: list,
+    games: int,
+    seed: int,
+    on_game_done: Callable[[], None] = lambda: None,
+    transcripts: str | None = None,
+) -> tuple[list[int], int]:
+    """Play `games` seeded games in `env` between `players` (one per seat, rotated one seat left each game); the
+    wins of each player and the games truncated. A player with `sit(agent, game)` and `stand() -> transcript` is
+    told when each game starts and ends; with `transcripts`, each transcript goes to `transcripts/game-G-AGENT.md`."""
     agents = env.possible_agents
+    num_players = len(agents)
     wins = [0] * num_players
     truncated = 0
+    seated = [i for i, player in enumerate(players) if hasattr(player, "sit")]
+    if transcripts:
+        os.makedirs(transcripts, exist_ok=True)
     for g in range(games):
         env.reset(seed=_seed(seed, g))
-        player_at = {agents[(i + g) % num_players]: i for i in range(num_players)}
+        seat_of = [agents[(i + g) % num_players] for i in range(num_players)]  # the i-th player's seat
+        player_at = {agent: i for i, agent in enumerate(seat_of)}
+        for i in seated:
+            players[i].sit(seat_of[i], g)
         winners: list[str] = []  # a truncated game has none
         for agent in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
+            observation, _, terminated, cut, info = env.last()
+            if terminated or cut:
                 winners = info.get("winners", winners)
                 env.step(None)
             else:
@@ -147,6 +215,11 @@ def play(
         for agent in winners:
             wins[player_at[agent]] += 1
         truncated += not env.unwrapped.game_over
+        for i in seated:
+            transcript = players[i].stand()
+            if transcripts:
+                with open(os.path.join(transcripts, f"game-{g}-{seat_of[i]}.md"), "w") as f:
+                    f.write(transcript)
         on_game_done()
     return wins, truncated
 
@@ -159,17 +232,22 @@ def evaluate(
     seed: int,
     baseline: bool = True,
     on_game_done: Callable[[], None] = lambda: None,
+    transcripts: str | None = None,
+    text: TextOptions = TextOptions(),
 ) -> list[Row]:
-    """Rows of the win-rate table: one per policy in the mix, then the all-random baseline for the same seats."""
+    """Rows of the win-rate table: one per policy in the mix, then the all-random baseline for the same seats.
+    `transcripts`: a folder for a transcript of every seat of every game of the mix."""
     plan = seat_plan(names, num_players)
     rows = []
     runs = [("mix", plan)] + ([("baseline", ["random"] * num_players)] if baseline else [])
     for run_index, (run, played) in enumerate(runs):
-        wins, truncated = play(game_name, num_players, played, games, seed, run_index, on_game_done)
+        wins, truncated, players = play(game_name, num_players, played, games, seed, run_index, on_game_done,
+                                        transcripts if run == "mix" else None, text)
         for name in dict.fromkeys(plan):  # each policy once, in order of first seat
             held = [i for i, n in enumerate(plan) if n == name]
+            figures = [players[i].figures for i in held if isinstance(players[i], TextSeat)]
             rows.append(Row(run, played[held[0]], name, len(held), len(held) * games, sum(wins[i] for i in held),
-                            truncated))
+                            truncated, sum(figures, TextFigures()) if figures else None))
     return rows
 
 
@@ -192,7 +270,26 @@ def format_table(game_name: str, num_players: int, plan: list[str], games: int, 
             f"  [{low:.3f}, {high:.3f}]"
         )
     lines.append(_endings(rows, previous_run, games))
-    return "\n".join(lines)
+    return "\n".join(lines + _text_figures(rows))
+
+
+def _text_figures(rows: list[Row]) -> list[str]:
+    """What the text agents of the mix cost and how well they read the game."""
+    rows = [row for row in rows if row.text is not None]
+    if not rows:
+        return []
+    lines = [
+        "text agents (prompt tokens: an approximation, characters / 4; belief log-loss in nats, its floor the env's "
+        "own entropy)",
+        f"{'policy':<28} {'decisions':>9} {'illegal/decision':>16} {'fallbacks':>9} {'prompt tokens/decision':>22}"
+        "  belief log-loss (floor)",
+    ]
+    for row in rows:
+        f = row.text
+        belief = "-" if f.belief_log_loss is None else f"{f.belief_log_loss:.3f} ({f.belief_log_loss_floor:.3f})"
+        lines.append(f"{row.policy:<28} {f.decisions:>9} {f.illegal_per_decision:>16.3f} {f.fallbacks:>9} "
+                     f"{f.prompt_tokens_per_decision:>22,.0f}  {belief}")
+    return lines
 
 
 def _endings(rows: list[Row], run: str, games: int) -> str:
@@ -218,6 +315,13 @@ CSV_COLUMNS = [
     "ci_low",
     "ci_high",
     "games_truncated",
+    # a text agent's figures (empty for other policies)
+    "decisions",
+    "illegal_replies_per_decision",
+    "fallbacks",
+    "prompt_tokens_per_decision",
+    "belief_log_loss",
+    "belief_log_loss_floor",
 ]
 
 
@@ -244,8 +348,23 @@ def write_csv(path: str, game_name: str, num_players: int, plan: list[str], game
                     f"{low:.4f}",
                     f"{high:.4f}",
                     row.truncated,
+                    *_text_columns(row.text),
                 ]
             )
+
+
+def _text_columns(figures: TextFigures | None) -> list:
+    if figures is None:
+        return [""] * 6
+    asked = figures.belief_log_loss is not None
+    return [
+        figures.decisions,
+        f"{figures.illegal_per_decision:.4f}",
+        figures.fallbacks,
+        f"{figures.prompt_tokens_per_decision:.1f}",
+        f"{figures.belief_log_loss:.4f}" if asked else "",
+        f"{figures.belief_log_loss_floor:.4f}" if asked else "",
+    ]
 
 
 # --- progress on stderr --------------------------------------------------
@@ -258,9 +377,9 @@ def build_parser(prog: str = "python -m hidden_role_envs.training.evaluate") -> 
     parser = Parser(
         prog=prog,
         description="Play seeded games between policies and report win rates with 95% Wilson intervals.",
-        epilog="Policies: random, scripted, or the path of a saved model (.zip). With fewer --seats names than "
-        "players, the last name "
-        "fills the remaining seats; the seats rotate one place every game.",
+        epilog="Policies: random, scripted, trained, the path of a saved policy (.npz) or model (.zip), a text agent "
+        "text:module:name, or a chat-completions server llm:MODEL@URL. With fewer --seats names than players, the "
+        "last name fills the remaining seats; the seats rotate one place every game.",
     )
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
     parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
@@ -274,6 +393,14 @@ def build_parser(prog: str = "python -m hidden_role_envs.training.evaluate") -> 
     parser.add_argument("--csv", default="evaluation.csv", help="where to write the table (default evaluation.csv)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the all-random baseline")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--transcripts", metavar="FOLDER", default=None,
+                        help="write a transcript of every seat of every game there, in words (game-G-player_K.md)")
+    parser.add_argument("--retries", type=non_negative_int, default=DEFAULT_RETRIES,
+                        help=f"text agents: replies asked again after a refused one (default {DEFAULT_RETRIES}), "
+                        "before a random legal action is played for them")
+    parser.add_argument("--ask-beliefs", action="store_true",
+                        help="text agents: ask them to weigh the hidden facts at every decision (and do not tell them "
+                        "the env's deductions); report their log-loss")
     return parser
 
 
@@ -301,10 +428,11 @@ def _run(args: argparse.Namespace) -> int:
     for name in names:
         if name in POLICY_NAMES:
             continue
-        if not is_model_path(name):
-            raise UsageError(f"unknown policy {name!r} in --seats; use random, scripted or a saved model (.zip)")
-        try:
-            make_policy(name, probe)  # a missing or unreadable model fails now, not mid-run
+        if not (is_model_path(name) or is_text_spec(name)):
+            raise UsageError(f"unknown policy {name!r} in --seats; use random, scripted, trained, a saved policy "
+                             "(.npz) or model (.zip), text:module:name or llm:MODEL@URL")
+        try:  # a missing model or agent fails now, not mid-run
+            text_agent(name) if is_text_spec(name) else make_policy(name, probe)
         except ValueError as error:
             raise UsageError(str(error)) from None
     try:
@@ -327,6 +455,8 @@ def _run(args: argparse.Namespace) -> int:
             args.seed,
             baseline=not args.no_baseline,
             on_game_done=(bar.update if bar else lambda: None),
+            transcripts=args.transcripts,
+            text=TextOptions(args.retries, args.ask_beliefs),
         )
     finally:
         if bar:
@@ -337,6 +467,8 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UsageError(f"cannot write --csv {args.csv!r}: {error.strerror or error}") from None
     print(f"wrote {args.csv}")
+    if args.transcripts:
+        print(f"wrote the transcripts to {args.transcripts}")
     return 0
 
 

@@ -177,6 +177,7 @@ GAME = GameDefinition(
     describe_table=text.describe_table,
     scripted_player=MascaradeScriptedPlayer,
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    rules_text="hidden_role_envs.games.mascarade.rules_text",
     doc=__doc__,
 )
 __doc__ = GAME.reference

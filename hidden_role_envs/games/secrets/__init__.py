@@ -143,6 +143,7 @@ GAME = GameDefinition(
     scripted_player=SecretsScriptedPlayer,
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
     batched="hidden_role_envs.games.secrets.batched:SecretsBatched",
+    rules_text="hidden_role_envs.games.secrets.rules_text",
     doc=__doc__,
 )
 __doc__ = GAME.reference

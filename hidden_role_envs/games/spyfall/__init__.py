@@ -154,6 +154,7 @@ GAME = GameDefinition(
     default_max_turns=lambda config: None,
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
+    rules_text="hidden_role_envs.games.spyfall.rules_text",
     doc=__doc__,
 )
 __doc__ = GAME.reference
