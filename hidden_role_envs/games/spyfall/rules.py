@@ -266,27 +266,36 @@ class SpyfallGame(RulesEngine):
         rewards, self._rewards = self._rewards, {}
         return rewards
 
+    def reveal(self) -> Outcome:
+        """Every card of the round in play (its spy, location and roles), the rounds finished so far and the
+        scores; `points` are those of the round in play (zeros until it ends)."""
+        n = self.num_players
+        scores = PerSeat(self.table.scores)
+        location = self.places.locations[self.location]
+        over = self.finished and self.finished[-1].round == self.table.round
+        info = {
+            "scores": scores,
+            "spy": SeatRef(self.spy),
+            "location": location.name,
+            "points": PerSeat(self.finished[-1].points if over else [0] * n),
+            "rounds": [self._round_record(finished) for finished in self.finished],
+            "turns": self.table.decisions,
+        }
+        roles = PerSeat("Spy" if s == self.spy else location.roles[role] for s, role in enumerate(self.roles))
+        return Outcome(winners=(), rewards=(0.0,) * n, info=info, own={"role": roles, "score": scores})
+
     def outcome(self, reward_mode: str) -> Outcome:
         """Every point was paid at the end of its round (`pop_rewards`): the final rewards are zero."""
         if not self.over:
             raise RuntimeError("the game is not over")
         n = self.num_players
+        revealed = self.reveal()
         scores = list(self.table.scores)
         best = max(scores)
         winners = tuple(s for s in range(n) if scores[s] == best)
-        rounds = [self._round_record(finished) for finished in self.finished]
-        last = rounds[-1]
-        info = {
-            "result": SeatText(f"{{all}} with {best} point(s)", winners),
-            "winners": SeatList(winners),
-            "scores": PerSeat(scores),
-            "spy": last["spy"],
-            "location": last["location"],
-            "points": last["points"],
-            "rounds": rounds,
-            "turns": self.table.decisions,
-        }
-        own = {"role": last["roles"], "score": PerSeat(scores), "won": PerSeat(s in winners for s in range(n))}
+        info = {"result": SeatText(f"{{all}} with {best} point(s)", winners), "winners": SeatList(winners),
+                **revealed.info}
+        own = {**revealed.own, "won": PerSeat(s in winners for s in range(n))}
         return Outcome(winners=winners, rewards=(0.0,) * n, info=info, own=own)
 
     def _round_record(self, finished: FinishedRound) -> dict:

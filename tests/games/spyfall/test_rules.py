@@ -426,7 +426,7 @@ def test_a_game_shows_every_kind_of_event_as_a_line_to_those_who_saw_it():
 
 def test_max_turns_counts_decisions_and_truncates_without_reward():
     env = spyfall_v0.env(num_players=5, max_turns=3)
-    env.reset(seed=0, options={"setup": {"dealer": 0, "spies": [1]}})
+    env.reset(seed=0, options={"setup": {"dealer": 0, "locations": ["Bank"], "spies": [1]}})
     moves = ["ask +2 about loud", "answer yes", "pass"]
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -434,6 +434,10 @@ def test_max_turns_counts_decisions_and_truncates_without_reward():
             assert truncated and not terminated
             assert reward == 0
             assert info["truncated_after_turns"] == 3
+            assert info["result"] == "truncated" and info["winners"] == []
+            assert (info["spy"], info["location"], info["rounds"]) == ("player_1", "Bank", [])  # the cards are shown
+            assert info["points"] == {a: 0 for a in env.possible_agents}
+            assert info["role"] == ("Spy" if agent == "player_1" else info["role"])
             env.step(None)
             continue
         env.step(env.unwrapped.string_to_action(moves.pop(0)))
