@@ -7,10 +7,12 @@
 Every round, all players but one get a card with the same location and a
 role there; the other gets the spy card. The players question each other in
 turn; the spy must answer without knowing the place and tries to work it
-out, the others try to find the spy without giving the place away. Anyone
-may stop the clock and accuse someone; a unanimous vote reveals that card.
-The spy may reveal itself and name the location. When time is up, each
-player in turn may accuse once more.
+out, the others try to find the spy without giving the place away. While
+the clock runs, anyone may stop it at any of their decisions to accuse
+someone (once per round); a unanimous vote reveals that card. The spy may
+stop it to reveal itself and name the location, even when asked a question
+instead of answering. When time is up, each player in turn may accuse once
+more.
 
 Spoken questions become the ABSTRACTION of the rules file: each location
 has yes/no attributes (`indoors`, `moving`, `weapons`, ... 23 of them by
@@ -43,8 +45,10 @@ relative to the actor (`+1` = left neighbour, the next in turn order).
 - `ask +k about <attribute>`: the question (target, attribute);
 - `answer yes`, `answer no`;
 - `pass`: let the interruption window, or one's time-up accusation, go by;
-- `accuse +k`: stop the clock and accuse (or accuse when time is up);
-- `guess <Location>`: the spy reveals the spy card and names the location;
+- `accuse +k`: stop the clock and accuse, at any decision while the clock
+  runs (asking, answering, in a window; once per round), or when time is up;
+- `guess <Location>`: the spy reveals the spy card and names the location,
+  at any of its decisions while the clock runs;
 - `vote yes`, `vote no`: the vote on an accusation.
 
 Only the seat asked to decide has a non-zero `action_mask`.
@@ -95,7 +99,16 @@ roles, result, points), `turns`, and the seat's own `role` (last round),
   turn order, from the answerer's left and ending with the answerer, may
   pass, accuse (once per round while the clock runs) or, the spy only,
   reveal and name the location (right: the spy wins; wrong: the non-spies
-  win). After a failed vote the window goes on with the next seat.
+  win).
+- The rulebook lets the spy stop the clock "en cualquier momento" while it
+  runs, and each player accuse once per round at any time: so the
+  accusation (while the seat has its own left) and the spy's guess are also
+  offered at every decision of that seat while the clock runs: when it is
+  to ask, and when it is asked (the spy may name the location instead of
+  answering). Not while a vote is on (the clock is stopped then), nor once
+  time is up (the spy may no longer reveal then). After a failed vote the
+  interrupted decision goes on: the window with its next seat, the question
+  still to ask or to answer.
 - Accusation: everyone but the accused votes, the accuser counting as yes;
   votes are cast one by one in turn order from the accuser's left, each
   secret until all are cast; then every vote is shown. A unanimous yes

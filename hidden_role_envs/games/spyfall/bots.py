@@ -101,31 +101,48 @@ class SpyfallScriptedPlayer:
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        legal = np.flatnonzero(mask)
-        if len(legal) == 0:
+        if not mask.any():
             raise ValueError("no legal action in the mask: this seat is not asked to decide")
         v = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
         decision = int(np.argmax(v["decision"]))
         spy = bool(v["is_spy"][0])
-        if decision == QUESTION:
-            return self._ask(v, legal, spy)
-        if decision == REPLY:
-            return self._answer(v, spy)
         if decision == BALLOT:
             accused = int(np.argmax(v["accusation"][1]))
             yes = spy or v["spy_belief"][accused] >= VOTE_YES_AT
             return self._first(VOTE, lambda arg: arg == yes)
-        if decision == WINDOW:
-            return self._window(v, mask, spy)
         if decision == FINAL_ACCUSATION:
             return self._accuse(v, spy)
-        raise ValueError(f"unknown decision {decision}")
+        if decision not in (QUESTION, REPLY, WINDOW):
+            raise ValueError(f"unknown decision {decision}")
+        stop = self._stop_the_clock(v, mask, spy, decision == WINDOW)
+        if stop is not None:
+            return stop
+        if decision == QUESTION:
+            return self._ask(v, mask, spy)
+        if decision == REPLY:
+            return self._answer(v, spy)
+        return self.actions.of_kind[PASS][0]
 
     def _first(self, kind: int, keep) -> int:
         return next(a for a in self.actions.of_kind[kind] if keep(self.actions.args[a]))
 
-    def _ask(self, v, legal: np.ndarray, spy: bool) -> int:
-        targets = sorted({self.actions.args[a][0] for a in legal})
+    def _stop_the_clock(self, v, mask: np.ndarray, spy: bool, in_window: bool) -> int | None:
+        """The spy names the location once sure of it, and accuses in its windows; a non-spy accuses a seat it
+        is sure of. None: the clock runs on."""
+        can_accuse = any(mask[a] for a in self.actions.of_kind[ACCUSE])
+        if spy:
+            belief = v["location_belief"]
+            best = int(np.argmax(belief))
+            guess = self.actions.id_of(GUESS, best)
+            if belief[best] >= GUESS_AT and self._fits(v, best) and mask[guess]:
+                return guess
+            return self._accuse(v, spy) if can_accuse and in_window else None
+        if can_accuse and v["spy_belief"].max() >= ACCUSE_AT:
+            return self._accuse(v, spy)
+        return None
+
+    def _ask(self, v, mask: np.ndarray, spy: bool) -> int:
+        targets = sorted({self.actions.args[a][0] for a in self.actions.of_kind[ASK] if mask[a]})
         if spy:  # the question it knows least about: P(yes) under its location belief closest to 1/2
             share = v["location_belief"] @ self.matrix
             target = int(self.rng.choice(targets))
@@ -145,20 +162,6 @@ class SpyfallScriptedPlayer:
         else:
             yes = self.matrix[int(np.argmax(v["location"])), attribute] == 1
         return self._first(ANSWER, lambda arg: arg == bool(yes))
-
-    def _window(self, v, mask: np.ndarray, spy: bool) -> int:
-        can_accuse = any(mask[a] for a in self.actions.of_kind[ACCUSE])
-        if spy:
-            belief = v["location_belief"]
-            best = int(np.argmax(belief))
-            guess = self.actions.id_of(GUESS, best)
-            if belief[best] >= GUESS_AT and self._fits(v, best) and mask[guess]:
-                return guess
-            if can_accuse:
-                return self._accuse(v, spy)
-        elif can_accuse and v["spy_belief"].max() >= ACCUSE_AT:
-            return self._accuse(v, spy)
-        return self.actions.of_kind[PASS][0]
 
     def _fits(self, v, location: int) -> bool:
         """Whether the others' answers contradict `location` no more often than the model's lie rate allows.

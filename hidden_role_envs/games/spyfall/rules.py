@@ -8,10 +8,14 @@ seats that see them (each seat its own card; everyone the revealed cards).
 A round: the dealer asks first; each question is answered by its target,
 who then asks the next one. After every answer comes one interruption
 window: every seat in turn order from the answerer's left (the answerer
-last) may pass, accuse (once per round while the clock runs) or, the spy
-only, reveal and name the location. An accusation is voted on by everyone
-but the accused and the accuser (who counts as yes); a unanimous vote
-reveals the accused's card and ends the round, otherwise the window goes on.
+last) may pass or stop the clock. A seat stops the clock by accusing (once
+per round while the clock runs) or, the spy only, by revealing and naming
+the location; it may do so at each of its decisions while the clock runs,
+asking and answering as well as in the windows. An accusation is voted on
+by everyone but the accused and the accuser (who counts as yes); a unanimous
+vote reveals the accused's card and ends the round, otherwise the decision
+it interrupted goes on (the window with its next seat, the question still to
+ask or to answer).
 When `question_limit` questions have been answered and the last window has
 closed, time is up: from the dealer, each seat in turn accuses or passes,
 and the first unanimous vote ends the round; if nobody is convicted the spy
@@ -55,15 +59,15 @@ GAME_OVER = -1  # table.decision once the game has ended
 # The decisions a seat can be asked (table.decision), and the action kinds each allows.
 QUESTION, REPLY, WINDOW, BALLOT, FINAL_ACCUSATION = range(5)
 DECISIONS = (
-    "ask a question",
-    "answer the question",
+    "ask a question (or accuse, or as the spy name the location)",
+    "answer the question (or accuse, or as the spy name the location)",
     "pass, accuse or (spy only) name the location",
     "vote on the accusation",
     "accuse or pass now that time is up",
 )
 KINDS_OF_DECISION = {
-    QUESTION: (ASK,),
-    REPLY: (ANSWER,),
+    QUESTION: (ASK, ACCUSE, GUESS),
+    REPLY: (ANSWER, ACCUSE, GUESS),
     WINDOW: (PASS, ACCUSE, GUESS),
     BALLOT: (VOTE,),
     FINAL_ACCUSATION: (PASS, ACCUSE),
@@ -86,37 +90,60 @@ SETUP_KEYS = ("dealer", "locations", "spies", "roles")
 
 
 class LegalMasks(Shared):
-    """The legal-action masks that do not change within a game, built once per configuration, shared and read-only."""
+    """The legal-action masks of a configuration, built once, shared and read-only.
+
+    While the clock runs a seat's mask is what its decision asks for (a
+    question, an answer, or passing in the window) plus what may stop the
+    clock: an accusation unless it used its own, and the spy's guess of any
+    location not yet played.
+    """
 
     def __init__(self, config: SpyfallConfig):
         actions = self.actions = spyfall_actions(config)
+        n = config.num_players
         self.of_decision = {
-            REPLY: actions.mask_of_kinds(ANSWER),
             BALLOT: actions.mask_of_kinds(VOTE),
             FINAL_ACCUSATION: actions.mask_of_kinds(PASS, ACCUSE),
             GAME_OVER: actions.mask(),
         }
+        # what may stop the clock, by [accusation used][is the spy]
+        self.stop = np.array([[actions.mask_of_kinds(*(() if used else (ACCUSE,)), *((GUESS,) if spy else ()))
+                               for spy in (0, 1)] for used in (0, 1)])
         # questions, by the relative seat that may not be asked (0: nobody, at the round's first question)
         asks = actions.of_kind[ASK]
-        self.question = tuple(
-            actions.mask([a for a in asks if actions.args[a][0] != forbidden])
-            for forbidden in range(config.num_players)
-        )
-        # the interruption window by [accusation used][is the spy], every location still nameable; tuples, not
-        # one array, so that reading one is an index and not a NumPy view
-        self.window = tuple(
-            tuple(actions.mask_of_kinds(PASS, *(() if used else (ACCUSE,)), *((GUESS,) if spy else ()))
-                  for spy in (0, 1))
-            for used in (0, 1)
-        )
+        self.asks = np.array([actions.mask([a for a in asks if actions.args[a][0] != forbidden])
+                              for forbidden in range(n)])
+        self.answers = actions.mask_of_kinds(ANSWER)
+        self.passing = actions.mask_of_kinds(PASS)
+        self.first_round = RoundMasks(self, ())
 
-    def window_without(self, locations: list[int]) -> tuple:
-        """The window masks with the given locations no longer nameable (those of earlier rounds)."""
-        guesses = {self.actions.id_of(GUESS, location) for location in locations}
-        return tuple(
-            tuple(self.actions.mask([a for a in mask.nonzero()[0] if a not in guesses]) for mask in row)
-            for row in self.window
-        )
+    def of_round(self, played: list[int]) -> RoundMasks:
+        """The masks of a round after those at `played`: their locations may no longer be named."""
+        return RoundMasks(self, tuple(played)) if played else self.first_round
+
+
+class RoundMasks:
+    """The masks of the decisions taken while the clock runs, for one round: nested tuples (reading one is an
+    index, not a NumPy view): `question[forbidden][used][spy]`, `reply[used][spy]`, `window[used][spy]`."""
+
+    def __init__(self, masks: LegalMasks, played: tuple[int, ...]):
+        self.masks, self.played = masks, played
+        stop = masks.stop.copy()
+        stop[..., [masks.actions.id_of(GUESS, location) for location in played]] = 0
+        question = masks.asks[:, None, None, :] | stop[None]
+        reply = masks.answers | stop
+        window = masks.passing | stop
+        for mask in (question, reply, window):
+            mask.flags.writeable = False
+        self.question = tuple(tuple(tuple(by_spy) for by_spy in by_used) for by_used in question)
+        self.reply = tuple(tuple(by_spy) for by_spy in reply)
+        self.window = tuple(tuple(by_spy) for by_spy in window)
+
+    def __deepcopy__(self, memo: dict) -> RoundMasks:
+        return self  # never changed once built: copies of a game share it
+
+    def __reduce__(self):
+        return (self.masks.of_round, (list(self.played),))
 
 
 class SeatTables(Shared):
@@ -209,6 +236,7 @@ class SpyfallGame(RulesEngine):
         self.ballots: dict[int, bool] = {}
         self.final_turns = 0  # seats that had their time-up accusation turn
         self.window_turns = 0  # seats that had their turn in the open window
+        self.interrupted = GAME_OVER  # the decision the vote in progress interrupted
         self.finished: list[FinishedRound] = []
         self.over = False
         self._rewards: dict[int, float] = {}
@@ -227,11 +255,14 @@ class SpyfallGame(RulesEngine):
     def legal_mask(self) -> np.ndarray:
         table = self.table
         decision = table.decision
+        seat = table.to_act
         if decision == WINDOW:
-            return self._window_masks[table.accusation_used[table.to_act]][table.to_act == self.spy]
+            return self._round_masks.window[table.accusation_used[seat]][seat == self.spy]
         if decision == QUESTION:  # the first question of a round may go to anyone
-            forbidden = 0 if table.cannot_ask == NOBODY else (table.cannot_ask - table.to_act) % self.num_players
-            return self.masks.question[forbidden]
+            forbidden = 0 if table.cannot_ask == NOBODY else (table.cannot_ask - seat) % self.num_players
+            return self._round_masks.question[forbidden][table.accusation_used[seat]][seat == self.spy]
+        if decision == REPLY:
+            return self._round_masks.reply[table.accusation_used[seat]][seat == self.spy]
         return self.masks.of_decision[decision]
 
     def illegal_reason(self, action: int) -> str:
@@ -338,8 +369,9 @@ class SpyfallGame(RulesEngine):
 
     def _accuse(self, actor: int, offset: int, events: list) -> None:
         table = self.table
-        if table.decision == WINDOW:
+        if not table.time_up:
             table.accusation_used[actor] = 1
+        self.interrupted = table.decision
         accused = (actor + offset) % self.num_players
         table.accuser, table.accused = actor, accused
         table.voters = self.seats.voters[actor][accused]
@@ -379,8 +411,7 @@ class SpyfallGame(RulesEngine):
         self.spy = self._spies[r] if r < len(self._spies) else int(self.rng.integers(n))
         self.roles = self._roles[r] if r < len(self._roles) else self._deal_roles()
         self.final_turns = self.window_turns = 0
-        # no location of an earlier round may be named
-        self._window_masks = self.masks.window_without(table.played) if table.played else self.masks.window
+        self._round_masks = self.masks.of_round(table.played)  # no location of an earlier round may be named
         events.append(RoundStarted(self.everyone, r, table.dealer))
         for s in range(n):
             events.append(Dealt((s,), s, NOBODY if s == self.spy else self.location, self.roles[s]))
@@ -444,7 +475,10 @@ class SpyfallGame(RulesEngine):
         table.votes_cast = 0
         self.ballots = {}
         if not convicted:
-            self._next_turn(events)
+            if self.interrupted == WINDOW or self.interrupted == FINAL_ACCUSATION:
+                self._next_turn(events)
+            else:  # the question still to ask, or to answer
+                self._ask(self.interrupted, accuser)
             return
         is_spy = accused == self.spy
         events.append(CardRevealed(self.everyone, accused, is_spy))

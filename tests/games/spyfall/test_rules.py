@@ -119,6 +119,13 @@ def asks_of(n: int, offsets) -> set[str]:
     return {f"ask +{k} about {a}" for k in offsets for a in ATTRIBUTES}
 
 
+def accusations(n: int) -> set[str]:
+    return {f"accuse +{k}" for k in range(1, n)}
+
+
+GUESSES = {f"guess {x}" for x in NAMES}
+
+
 # --- expectations ------------------------------------------------------------
 
 
@@ -472,7 +479,7 @@ DEAL = [
     Scenario(
         "the dealer asks first, anyone about anything",
         5, [],
-        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)), "dealer": 0, "round": (1, 1), "clock": (16, False),
+        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)) | accusations(5), "dealer": 0, "round": (1, 1), "clock": (16, False),
          "cannot_ask": None, "question": None, "history": [], "accusation_used": []},
     ),
     Scenario("the first dealer may be any seat", 6, [], {"ask": ("ask", 4), "dealer": 4}, dealer=4),
@@ -500,7 +507,7 @@ QUESTIONS = [
     Scenario(
         "a question waits for its target's answer, in public",
         5, ASK_LOUD,
-        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"}, "question": (0, 2, "loud")},
+        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"} | ACCUSE_ANYONE, "question": (0, 2, "loud")},
     ),
     Scenario(
         "the answer is public and opens the window at the answerer's left",
@@ -516,12 +523,12 @@ QUESTIONS = [
     Scenario(
         "then the asked player asks, anyone but the player who just asked them",
         5, ASKED_AND_ANSWERED + window(5, 2),
-        {"ask": ("ask", 2), "cannot_ask": 0, "legal": asks_of(5, [1, 2, 4])},
+        {"ask": ("ask", 2), "cannot_ask": 0, "legal": asks_of(5, [1, 2, 4]) | ACCUSE_ANYONE},
     ),
     Scenario(
         "3 players: the one who was asked must ask the third player",
         3, exchange(3, 0, 1, "indoors", True),
-        {"ask": ("ask", 1), "legal": asks_of(3, [1])},
+        {"ask": ("ask", 1), "legal": asks_of(3, [1]) | accusations(3) | GUESSES},  # seat 1 is the spy
     ),
     Scenario(
         "anyone may lie: a non-spy at the Bank may say it is not indoors",
@@ -531,7 +538,7 @@ QUESTIONS = [
     Scenario(
         "the spy may answer either way",
         5, [ask(5, 0, 1, "weapons")],
-        {"ask": ("answer", 1), "legal": {"answer yes", "answer no"}},
+        {"ask": ("answer", 1), "allowed": {"answer yes", "answer no"}},
     ),
     Scenario(
         "the history keeps the exchanges, most recent first, and the tallies count every answer",
@@ -545,7 +552,7 @@ QUESTIONS = [
     Scenario(
         "only the player who just asked is barred: an earlier asker may be asked",
         4, exchange(4, 0, 2, "loud", True) + exchange(4, 2, 3, "loud", True),
-        {"ask": ("ask", 3), "legal": asks_of(4, [1, 2])},  # seats 0 and 1, not 2
+        {"ask": ("ask", 3), "legal": asks_of(4, [1, 2]) | accusations(4)},  # seats 0 and 1, not 2
     ),
 ]
 
@@ -623,6 +630,65 @@ WINDOW = [
 
 @table_test(WINDOW)
 def test_window_and_accusations(sc):
+    run(sc)
+
+
+# === Stopping the clock at any moment ============================================
+# The rulebook lets the spy stop the clock at any moment while it runs, and each player accuse once per round at
+# any time: so both are offered at every decision of that player while the clock runs, asking and answering too.
+
+SPY_ASKED = [ask(5, 0, 1, "loud")]  # the dealer asks the spy (seat 1)
+ACCUSED_WHILE_ASKING = [accuse(5, 0, 3)] + vote(5, 0, 3, no=(1,))  # the dealer accuses seat 3 before asking; acquitted
+
+CLOCK = [
+    Scenario(
+        "the spy may name the location when it is to ask",
+        5, [],
+        {"ask": ("ask", 1), "legal": asks_of(5, range(1, 5)) | ACCUSE_ANYONE | GUESSES},
+        dealer=1,
+    ),
+    Scenario(
+        "a spy asked a question may name the location instead of answering",
+        5, SPY_ASKED,
+        {"ask": ("answer", 1), "legal": {"answer yes", "answer no"} | ACCUSE_ANYONE | GUESSES},
+    ),
+    Scenario(
+        "the spy who names the location instead of answering ends the round",
+        5, SPY_ASKED + ["1: guess Bank"],
+        {"ask": "over", "rewards": [0, 4, 0, 0, 0], "winners": [1]},
+    ),
+    Scenario(
+        "an asker may accuse before asking; once acquitted, it asks",
+        5, ACCUSED_WHILE_ASKING,
+        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)), "accusation_used": [0], "clock": (16, False),
+         "last_vote": (0, 3, [0, 4, 2], [1])},
+    ),
+    Scenario(
+        "the seat asked may accuse instead of answering; once acquitted, the question still waits for its answer",
+        5, ASK_LOUD + [accuse(5, 2, 4)] + vote(5, 2, 4, no=(3,)),
+        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"}, "question": (0, 2, "loud"),
+         "accusation_used": [2], "clock": (16, False)},
+    ),
+    Scenario(
+        "the accusation used while asking is the seat's one of the round: in its window it may only pass",
+        5, ACCUSED_WHILE_ASKING + [ask(5, 0, 2, "loud"), answer(2, True), "3: pass", "4: pass"],
+        {"ask": ("window", 0), "legal": {"pass"}},
+    ),
+    Scenario(
+        "an accusation made while asking convicts like any other",
+        5, [accuse(5, 0, 1)] + vote(5, 0, 1),
+        {"ask": "over", "rewards": [2, 0, 1, 1, 1]},
+    ),
+    Scenario(
+        "no one may stop the clock while it is stopped: a voter may only vote, the spy too",
+        5, [accuse(5, 0, 3)],
+        {"ask": ("vote", 1), "legal": {"vote yes", "vote no"}},
+    ),
+]
+
+
+@table_test(CLOCK)
+def test_stopping_the_clock(sc):
     run(sc)
 
 
@@ -1101,6 +1167,10 @@ ILLEGAL = [
      ["player_3", "'accuse +1'", "already used your accusation"]),
     ("a non-spy naming the location", {}, ASKED_AND_ANSWERED, "guess Bank",
      ["player_3", "'guess Bank'", "only the spy"]),
+    ("a non-spy naming the location instead of answering", {}, ASK_LOUD, "guess Bank",
+     ["player_2", "'guess Bank'", "only the spy"]),
+    ("a second accusation by an asker who accused already", {}, ACCUSED_WHILE_ASKING, "accuse +1",
+     ["player_0", "'accuse +1'", "already used your accusation"]),
     ("the spy naming the location when time is up", ONE_QUESTION, CLOCK_RUN_OUT + ["0: pass"], "guess Bank",
      ["player_1", "'guess Bank'", "time is up"]),
     ("a vote when none is asked", {}, ASKED_AND_ANSWERED, "vote yes", ["player_3", "'vote yes'", "pass, accuse"]),
