@@ -23,7 +23,13 @@ Anyone may lie; non-spies know the truth, the spy does not.
 ## Arguments
 {arguments}
 
-Without `max_turns` there is no limit: a game is finite without it.
+`max_turns` counts decisions and defaults to twice the most decisions a
+game can take, `num_rounds * (q(n+2) + 2n(n-1))` for n players and
+`question_limit` q: each exchange is a question, an answer and a window of n
+seats; each seat may accuse once while the clock runs (the accusation and
+n-2 votes) and once more when time is up. That is 544 at 8 players with the
+defaults, 1,520 at 5 players and 5 rounds: a game ends by the rules long
+before; the limit is a safety net for every table, user data included.
 User locations are built with `Location`, from `hidden_role_envs.games.spyfall`.
 
 User `locations` are checked: distinct names, at least `num_players - 1`
@@ -134,7 +140,7 @@ from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
 from hidden_role_envs.games.spyfall.config import ARGUMENTS, configure
 from hidden_role_envs.games.spyfall.locations import Location
 from hidden_role_envs.games.spyfall.observation import SCHEMA, SpyfallObserver
-from hidden_role_envs.games.spyfall.rules import SpyfallGame
+from hidden_role_envs.games.spyfall.rules import TURN_LIMIT_OVER_LONGEST_GAME, SpyfallGame, longest_game
 
 __all__ = ["GAME", "Location"]
 
@@ -164,7 +170,7 @@ GAME = GameDefinition(
     words=text.words,
     describe_table=text.describe_table,
     scripted_player=SpyfallScriptedPlayer,
-    default_max_turns=lambda config: None,
+    default_max_turns=lambda config: TURN_LIMIT_OVER_LONGEST_GAME * longest_game(config),
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
     doc=__doc__,

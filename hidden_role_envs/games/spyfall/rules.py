@@ -87,6 +87,16 @@ NON_SPY_POINTS = 1
 ACCUSER_OF_THE_SPY_POINTS = 2
 
 SETUP_KEYS = ("dealer", "locations", "spies", "roles")
+TURN_LIMIT_OVER_LONGEST_GAME = 2  # the default `max_turns`: twice the most decisions a game can take
+
+
+def longest_game(config: SpyfallConfig) -> int:
+    """The most decisions a game can take. In a round, each of the `question_limit` exchanges is a question, an
+    answer and a window of n seats; while the clock runs each seat may also accuse once (its accusation and n-2
+    votes, at most n-1 decisions beyond its pass or question), and when time is up each seat may accuse once
+    more (n-1 decisions): q(n+2) + 2n(n-1) per round."""
+    n = config.num_players
+    return config.num_rounds * (config.question_limit * (n + 2) + 2 * n * (n - 1))
 
 
 class LegalMasks(Shared):

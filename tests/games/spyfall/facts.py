@@ -6,6 +6,7 @@ import numpy as np
 
 from hidden_role_envs.games.spyfall.actions import GUESS, PASS, VOTE
 from hidden_role_envs.games.spyfall.locations import DEFAULT_LOCATIONS
+from hidden_role_envs.games.spyfall.rules import longest_game
 from tests.support import Twin
 
 CONFIGS = [(5, {"num_rounds": 3, "question_limit": 6}), (4, {"num_rounds": 2, "question_limit": 1})]
@@ -145,6 +146,7 @@ def check_end(env, info: dict, received: dict[str, float]) -> None:
     agents = env.possible_agents
     check_deal(engine)
     check_table(engine)
+    assert engine.turns_played <= longest_game(engine.config)
     rounds = info["rounds"]
     assert len(rounds) == env.unwrapped.config.num_rounds
     assert len({r["location"] for r in rounds}) == len(rounds)

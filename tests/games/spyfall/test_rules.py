@@ -452,6 +452,31 @@ def test_max_turns_counts_decisions_and_truncates_without_reward():
     assert not env.unwrapped.engine.is_over
 
 
+def longest_play(env, obs) -> int:
+    """Every seat accuses at its first question or answer, never in a window, and again when time is up; every
+    vote is no; nobody names a location; every question goes to the left neighbour, so that every seat is asked:
+    the longest game there is."""
+    legal = {env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(obs["action_mask"])}
+    if env.unwrapped.engine.table.time_up or legal & {"ask +1 about loud", "answer yes"}:
+        order = ("accuse +1", "ask +1 about loud", "answer yes", "vote no")
+    else:
+        order = ("vote no", "pass")
+    return env.unwrapped.string_to_action(next(name for name in order if name in legal))
+
+
+@pytest.mark.parametrize("n, question_limit", [(3, 16), (5, 16), (8, 16), (8, 7)])
+def test_the_default_turn_limit_is_twice_the_longest_game(n, question_limit):
+    env = spyfall_v0.env(num_players=n, num_rounds=2, question_limit=question_limit)
+    longest = 2 * (question_limit * (n + 2) + 2 * n * (n - 1))  # the documented bound, for 2 rounds
+    assert env.max_turns == 2 * longest
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        assert not truncated
+        env.step(None if terminated else longest_play(env, obs))
+    assert env.unwrapped.game_over and env.unwrapped.engine.turns_played == longest
+
+
 # === The deal ==================================================================
 
 
