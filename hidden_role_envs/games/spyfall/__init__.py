@@ -63,7 +63,11 @@ Only the seat asked to decide has a non-zero `action_mask`.
 `{"observation": float32[...], "action_mask": int8[num_actions]}`;
 `env.unwrapped.observation_fields` maps block names to slices. Seats are
 relative to the observer (row 0 = itself, row k = k seats to its left).
-K = 8 exchanges are kept in the history blocks, the most recent first.
+The record keeps every public fact a player uses: every exchange of the
+round in the order asked (q = `question_limit` rows), every accusation of
+the round and how each seat voted on it, and every finished round (rows =
+`num_rounds`). The round's blocks are cleared at each deal; the finished
+rounds stay to the end of the game.
 
 {observation}
 
@@ -88,11 +92,22 @@ convicted, 4 if it named the location; otherwise (spy convicted, or a wrong
 name) each non-spy gets 1, and the player who started the accusation that
 convicted the spy gets 2 instead.
 
-Final `infos[agent]` hold `result`, `winners` (the players with the most
-points; all of them on a tie), `scores` (the totals), `spy`, `location` and
-`points` (of the last round), `rounds` (per round: dealer, spy, location,
-roles, result, points), `turns`, and the seat's own `role` (last round),
-`score` and `won`.
+Every step's `infos[agent]` hold `rounds`: the finished rounds (per round:
+`round`, `dealer`, `spy`, `location`, `roles`, `result`, `convicted` and
+`accuser` (None: nobody was convicted), `points`), told as each round ends,
+before the next deal. Final `infos[agent]` add `result`, `winners` (the
+players with the most points; all of them on a tie), `scores` (the totals),
+`spy`, `location` and `points` (of the last round), `turns`, and the seat's
+own `role` (last round), `score` and `won`.
+
+Truncated by `max_turns`, no seat gets a reward at that step (the points of
+the rounds already over were paid as each ended); every seat's info holds
+what the end shows of the round in play, its cards: `spy`, `location`, the
+seat's own `role`, `points` (zeros), with `rounds`, `scores`, `score`,
+`turns`, `result: "truncated"`, `winners: []` and `truncated_after_turns`.
+With `illegal="penalize"` an illegal action ends the game: the mover gets
+-1 at that step, every other seat 0 (points already paid stay paid), and
+every info holds only `illegal_move`.
 
 ## Rules and rulings followed
 - Deal: a location is drawn uniformly among those not yet played in this
@@ -125,12 +140,30 @@ roles, result, points), `turns`, and the seat's own `role` (last round),
   accuse (whether or not it used its accusation before) or pass; the first
   unanimous vote ends the round; if nobody is convicted the spy wins. The
   spy may no longer reveal then.
-- RULING: at the end of a round all cards are revealed (the spy and the
-  location become public), so every seat knows which locations were played.
+- At the end of a round every card is shown, before the next deal: every
+  seat's observation keeps the round's spy, location, convicted seat and
+  accuser, points and result (the `round_*` blocks) to the end of the game,
+  and every seat's `infos["rounds"]` lists the round from that step on
+  (with the roles, which have no effect on the rules and are not in the
+  observation).
 - The game is `num_rounds` rounds; `winners` are the players with the most
   points at the end (RULING: a tie makes all of them winners).
 - Roles are dealt and observed but have no effect on the rules (the
   rulebook's role-play is table talk, not modelled).
+
+## Version 1
+- The spy may name the location, and a seat that has its accusation accuse,
+  at each of its decisions while the clock runs, asking and answering too
+  (version 0: in the interruption windows only).
+- The end of every round (spy, location, convicted seat, accuser, points,
+  result) is in every seat's observation to the end of the game and in
+  every step's `infos["rounds"]` (version 0: only in the final infos, and
+  gone from the observation at the next deal).
+- The record keeps every exchange of the round in the order asked, sized
+  by `question_limit`, and every accusation and vote of the round (version
+  0: the last 8 exchanges, most recent first, and the last vote).
+- `max_turns` defaults to twice the longest game (version 0: no limit); a
+  truncated game tells every seat the cards of the round in play.
 """
 
 from hidden_role_envs.core.definition import FixedRoles, GameDefinition

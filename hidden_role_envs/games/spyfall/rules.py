@@ -30,6 +30,7 @@ import numpy as np
 
 from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatList, SeatRef, SeatText
 from hidden_role_envs.core.seats import NOBODY, agent_name, seating
+from hidden_role_envs.core.checks import check_sequence
 from hidden_role_envs.core.setup import Setup
 from hidden_role_envs.core.shared import Shared
 from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, ASK, GUESS, PASS, VOTE, spyfall_actions
@@ -173,7 +174,7 @@ class SeatTables(Shared):
 
 
 class FinishedRound(NamedTuple):
-    """A round as it ended, kept for the final infos."""
+    """A round as it ended, shown to everyone."""
 
     round: int
     dealer: int
@@ -182,6 +183,8 @@ class FinishedRound(NamedTuple):
     roles: list[int]  # per seat, the index in the location's roles (NOBODY for the spy)
     result: int
     points: list[int]
+    convicted: int  # the seat a unanimous vote convicted (NOBODY: none)
+    accuser: int  # the seat that started that accusation (NOBODY: none)
 
 
 class SpyfallTable:
@@ -248,6 +251,8 @@ class SpyfallGame(RulesEngine):
         self.window_turns = 0  # seats that had their turn in the open window
         self.interrupted = GAME_OVER  # the decision the vote in progress interrupted
         self.finished: list[FinishedRound] = []
+        self.round_records: list[dict] = []  # the finished rounds as every seat's info tells them
+        self._told: dict = {}
         self.over = False
         self._rewards: dict[int, float] = {}
 
@@ -259,6 +264,7 @@ class SpyfallGame(RulesEngine):
 
     def start(self) -> list:
         events: list = []
+        self._told = {"rounds": []}
         self._start_round(events)
         return events
 
@@ -307,6 +313,11 @@ class SpyfallGame(RulesEngine):
         rewards, self._rewards = self._rewards, {}
         return rewards
 
+    def pop_told(self) -> dict:
+        """`rounds`, the finished rounds, told anew as each round ends (before the next deal)."""
+        told, self._told = self._told, {}
+        return told
+
     def reveal(self) -> Outcome:
         """Every card of the round in play (its spy, location and roles), the rounds finished so far and the
         scores; `points` are those of the round in play (zeros until it ends)."""
@@ -319,7 +330,7 @@ class SpyfallGame(RulesEngine):
             "spy": SeatRef(self.spy),
             "location": location.name,
             "points": PerSeat(self.finished[-1].points if over else [0] * n),
-            "rounds": [self._round_record(finished) for finished in self.finished],
+            "rounds": list(self.round_records),
             "turns": self.table.decisions,
         }
         roles = PerSeat("Spy" if s == self.spy else location.roles[role] for s, role in enumerate(self.roles))
@@ -340,7 +351,7 @@ class SpyfallGame(RulesEngine):
         return Outcome(winners=winners, rewards=(0.0,) * n, info=info, own=own)
 
     def _round_record(self, finished: FinishedRound) -> dict:
-        """A finished round as the final infos tell it."""
+        """A finished round as the infos tell it: every card is shown at the end of a round."""
         location = self.places.locations[finished.location]
         spy = finished.spy
         return {
@@ -350,6 +361,8 @@ class SpyfallGame(RulesEngine):
             "location": location.name,
             "roles": PerSeat("Spy" if s == spy else location.roles[role] for s, role in enumerate(finished.roles)),
             "result": RESULTS[finished.result],
+            "convicted": SeatRef(finished.convicted),
+            "accuser": SeatRef(finished.accuser),
             "points": PerSeat(finished.points),
         }
 
@@ -492,7 +505,7 @@ class SpyfallGame(RulesEngine):
             return
         is_spy = accused == self.spy
         events.append(CardRevealed(self.everyone, accused, is_spy))
-        self._end_round(SPY_CONVICTED if is_spy else NON_SPY_CONVICTED, events, accuser=accuser)
+        self._end_round(SPY_CONVICTED if is_spy else NON_SPY_CONVICTED, events, accuser=accuser, convicted=accused)
 
     def _round_points(self, result: int, accuser: int) -> list[int]:
         points = [0] * self.num_players
@@ -505,7 +518,7 @@ class SpyfallGame(RulesEngine):
             points[accuser] = ACCUSER_OF_THE_SPY_POINTS
         return points
 
-    def _end_round(self, result: int, events: list, accuser: int = NOBODY) -> None:
+    def _end_round(self, result: int, events: list, accuser: int = NOBODY, convicted: int = NOBODY) -> None:
         table = self.table
         points = self._round_points(result, accuser)
         scores, rewards = table.scores, self._rewards
@@ -513,9 +526,13 @@ class SpyfallGame(RulesEngine):
             if earned:
                 scores[s] += earned
                 rewards[s] = rewards.get(s, 0.0) + earned
-        finished = FinishedRound(table.round, table.dealer, self.spy, self.location, self.roles, result, points)
+        finished = FinishedRound(table.round, table.dealer, self.spy, self.location, self.roles, result, points,
+                                 convicted, accuser)
         self.finished.append(finished)
-        events.append(RoundOver(self.everyone, table.round, self.spy, self.location, result, tuple(points)))
+        self.round_records.append(self._round_record(finished))
+        self._told = {"rounds": list(self.round_records)}
+        events.append(RoundOver(self.everyone, table.round, self.spy, self.location, result, tuple(points), convicted,
+                                accuser))
         table.played.append(self.location)
         if table.round + 1 == self.config.num_rounds:
             self.over = True
@@ -545,8 +562,10 @@ class SpyfallGame(RulesEngine):
             raise ValueError(f"setup roles of round {r + 1} need that round's location and spy in the setup")
         names = self.places.locations[locations[r]].roles
         spy = spies[r]
-        if not isinstance(seats, (list, tuple)) or len(seats) != n:
-            raise ValueError(f"setup roles of round {r + 1} must name a role per seat ({n}), None for the spy")
+        seats = check_sequence(f"setup roles of round {r + 1}", seats)
+        if len(seats) != n:
+            raise ValueError(f"setup roles of round {r + 1} must name a role per seat ({n}), None for the spy; "
+                             f"got {len(seats)} entries")
         if seats[spy] is not None or any(s != spy and name not in names for s, name in enumerate(seats)):
             raise ValueError(
                 f"setup roles of round {r + 1}: the spy (seat {spy}) gets None, every other seat a role of "

@@ -14,6 +14,7 @@ the next in turn order); in expectations seats are absolute.
 from __future__ import annotations
 
 import math
+import pickle
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,11 +23,12 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import spyfall_v0
+from hidden_role_envs.core.engine import named
 from hidden_role_envs.games.spyfall import GAME
 from hidden_role_envs.games.spyfall.actions import ASK
 from hidden_role_envs.games.spyfall.locations import ATTRIBUTES, DEFAULT_LOCATIONS
 from hidden_role_envs.games.spyfall.rules import RESULTS
-from tests.support import check_allowed, check_forbidden, check_legal, one_hot
+from tests.support import check_allowed, check_forbidden, check_legal, one_hot, play_trace, uniform_choice
 from tests.support import relative as rel
 
 NAMES = [loc.name for loc in DEFAULT_LOCATIONS]
@@ -179,19 +181,20 @@ def check_question(env, value):
             assert np.array_equal(attr, one_hot(len(ATTRIBUTES), ATTRIBUTES.index(attribute)))
 
 
-def check_history(env, value):
-    """[(asker, target, attribute, yes), ...] most recent first, in every seat's history blocks."""
+def check_exchanges(env, value):
+    """[(asker, target, attribute, yes or None while it waits), ...] in the order asked, in every seat's record."""
     n = env.unwrapped.num_players
     for observer in range(n):
-        askers, targets = block(env, observer, "history_asker"), block(env, observer, "history_target")
-        attrs, answers = block(env, observer, "history_attribute"), block(env, observer, "history_answer")
+        askers, targets = block(env, observer, "exchange_asker"), block(env, observer, "exchange_target")
+        attrs, answers = block(env, observer, "exchange_attribute"), block(env, observer, "exchange_answer")
+        assert len(askers) == env.unwrapped.config.question_limit
         for row in range(len(askers)):
             if row < len(value):
                 asker, target, attribute, yes = value[row]
                 assert np.array_equal(askers[row], one_hot(n, rel(asker, observer, n)))
                 assert np.array_equal(targets[row], one_hot(n, rel(target, observer, n)))
                 assert np.array_equal(attrs[row], one_hot(len(ATTRIBUTES), ATTRIBUTES.index(attribute)))
-                assert np.array_equal(answers[row], one_hot(2, 0 if yes else 1))
+                assert np.array_equal(answers[row], one_hot(2, None if yes is None else 0 if yes else 1))
             else:
                 assert not (askers[row].any() or targets[row].any() or attrs[row].any() or answers[row].any())
 
@@ -259,6 +262,51 @@ def check_last_vote(env, value):
         for s in no:
             expected[3, rel(s, observer, n)] = 1
         assert np.array_equal(last, expected)
+
+
+def check_accusations(env, value):
+    """{(time up, accuser): (accused, yes seats, no seats)}: this round's accusations and their votes; every other
+    entry is zero; in every seat's record."""
+    n = env.unwrapped.num_players
+    for observer in range(n):
+        accused_by = np.zeros((2, n, n), dtype=np.float32)
+        votes = np.zeros((2, n, n, 2), dtype=np.float32)
+        for (time_up, accuser), (accused, yes, no) in value.items():
+            accused_by[int(time_up), rel(accuser, observer, n), rel(accused, observer, n)] = 1
+            for seats, column in ((yes, 0), (no, 1)):
+                for seat in seats:
+                    votes[int(time_up), rel(accuser, observer, n), rel(seat, observer, n), column] = 1
+        assert np.array_equal(block(env, observer, "accusations"), accused_by)
+        assert np.array_equal(block(env, observer, "accusation_votes"), votes)
+
+
+def check_rounds(env, value):
+    """[(spy, location, convicted or None, accuser or None, points, result), ...]: the finished rounds, in every
+    seat's record and in every seat's infos["rounds"]."""
+    n = env.unwrapped.num_players
+    rows = env.unwrapped.config.num_rounds
+    for observer in range(n):
+        expected = {name: np.zeros_like(block(env, observer, name)) for name in
+                    ("round_spy", "round_location", "round_convicted", "round_accuser", "round_points",
+                     "round_result")}
+        for r, (spy, location, convicted, accuser, points, result) in enumerate(value):
+            expected["round_spy"][r, rel(spy, observer, n)] = 1
+            expected["round_location"][r, NAMES.index(location)] = 1
+            if convicted is not None:
+                expected["round_convicted"][r, rel(convicted, observer, n)] = 1
+                expected["round_accuser"][r, rel(accuser, observer, n)] = 1
+            expected["round_points"][r] = [points[(observer + k) % n] for k in range(n)]
+            expected["round_result"][r, RESULTS.index(result)] = 1
+        for name, array in expected.items():
+            assert array.shape[0] == rows
+            assert np.array_equal(block(env, observer, name), array), (name, observer)
+    for agent in env.agents:
+        told = [(r["spy"], r["location"], r["convicted"], r["accuser"], r["points"], r["result"])
+                for r in env.infos[agent]["rounds"]]
+        assert told == [(f"player_{spy}", location, None if convicted is None else f"player_{convicted}",
+                         None if accuser is None else f"player_{accuser}",
+                         {f"player_{s}": p for s, p in enumerate(points)}, result)
+                        for spy, location, convicted, accuser, points, result in value], agent
 
 
 def check_accusation_used(env, value):
@@ -346,13 +394,15 @@ CHECKS = {
     "forbidden": check_forbidden,
     "cards": check_cards,
     "question": check_question,
-    "history": check_history,
+    "exchanges": check_exchanges,
     "answers": check_answers,
     "cannot_ask": check_cannot_ask,
     "accusation": check_accusation,
     "votes_cast": check_votes_cast,
     "my_vote": check_my_vote,
     "last_vote": check_last_vote,
+    "accusations": check_accusations,
+    "rounds": check_rounds,
     "accusation_used": check_accusation_used,
     "clock": check_clock,
     "dealer": check_dealer,
@@ -393,7 +443,7 @@ def test_documented_action_examples_and_count_at_five_players():
 def test_block_sizes_follow_the_seats_attributes_and_locations(n):
     fields = spyfall_v0.env(num_players=n).unwrapped.observation_fields
     assert fields["answers"].stop - fields["answers"].start == n * 23 * 2
-    assert fields["history_asker"].stop - fields["history_asker"].start == 8 * n
+    assert fields["exchange_asker"].stop - fields["exchange_asker"].start == 16 * n  # question_limit rows
     assert fields["location_belief"].stop - fields["location_belief"].start == 26
 
 
@@ -429,6 +479,34 @@ def test_a_game_shows_every_kind_of_event_as_a_line_to_those_who_saw_it():
             action = pass_id if mask[pass_id] and rng.random() < 0.8 else int(rng.choice(np.flatnonzero(mask)))
             env.step(action)  # passing often reaches the time-up phase
     assert kinds == {kind.kind for kind in GAME.events}
+
+
+def test_the_event_history_encodes_every_kind_of_event_within_its_bounds():
+    length = 12
+    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3, history_length=length)
+    space = env.observation_space("player_0")["observation"]
+    kinds = [kind.kind for kind in GAME.events]
+    encoded = set()
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        pass_id = env.unwrapped.string_to_action("pass")
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            for name in env.agents:
+                vector = env.observe(name)["observation"]
+                assert space.contains(vector)
+                rows = vector[env.unwrapped.observation_fields["history"]].reshape(length, -1)
+                seen = [event["kind"] for event in env.unwrapped.history(name)][::-1][:length]  # most recent first
+                assert [kinds[int(np.argmax(row[: len(kinds)]))] for row in rows[: len(seen)]] == seen
+                assert not rows[len(seen):].any()
+                encoded.update(seen)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            env.step(pass_id if mask[pass_id] and rng.random() < 0.8 else int(rng.choice(np.flatnonzero(mask))))
+    assert encoded == set(kinds)
 
 
 def test_max_turns_counts_decisions_and_truncates_without_reward():
@@ -505,7 +583,8 @@ DEAL = [
         "the dealer asks first, anyone about anything",
         5, [],
         {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)) | accusations(5), "dealer": 0, "round": (1, 1), "clock": (16, False),
-         "cannot_ask": None, "question": None, "history": [], "accusation_used": []},
+         "cannot_ask": None, "question": None, "exchanges": [], "accusation_used": [],
+         "accusations": {}, "rounds": []},
     ),
     Scenario("the first dealer may be any seat", 6, [], {"ask": ("ask", 4), "dealer": 4}, dealer=4),
     Scenario(
@@ -532,12 +611,13 @@ QUESTIONS = [
     Scenario(
         "a question waits for its target's answer, in public",
         5, ASK_LOUD,
-        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"} | ACCUSE_ANYONE, "question": (0, 2, "loud")},
+        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"} | ACCUSE_ANYONE, "question": (0, 2, "loud"),
+         "exchanges": [(0, 2, "loud", None)]},
     ),
     Scenario(
         "the answer is public and opens the window at the answerer's left",
         5, ASKED_AND_ANSWERED,
-        {"ask": ("window", 3), "question": None, "history": [(0, 2, "loud", False)],
+        {"ask": ("window", 3), "question": None, "exchanges": [(0, 2, "loud", False)],
          "answers": {(2, "loud"): (0, 1)}, "clock": (15, False), "legal": {"pass"} | ACCUSE_ANYONE},
     ),
     Scenario(
@@ -558,7 +638,7 @@ QUESTIONS = [
     Scenario(
         "anyone may lie: a non-spy at the Bank may say it is not indoors",
         5, [ask(5, 0, 2, "indoors"), answer(2, False)],
-        {"history": [(0, 2, "indoors", False)], "answers": {(2, "indoors"): (0, 1)}},
+        {"exchanges": [(0, 2, "indoors", False)], "answers": {(2, "indoors"): (0, 1)}},
     ),
     Scenario(
         "the spy may answer either way",
@@ -566,11 +646,11 @@ QUESTIONS = [
         {"ask": ("answer", 1), "allowed": {"answer yes", "answer no"}},
     ),
     Scenario(
-        "the history keeps the exchanges, most recent first, and the tallies count every answer",
+        "the record keeps the exchanges in the order asked, and the tallies count every answer",
         5,
         exchange(5, 0, 2, "loud", False) + exchange(5, 2, 4, "loud", True) + exchange(5, 4, 3, "weapons", True)
         + exchange(5, 3, 1, "loud", True),
-        {"history": [(3, 1, "loud", True), (4, 3, "weapons", True), (2, 4, "loud", True), (0, 2, "loud", False)],
+        {"exchanges": [(0, 2, "loud", False), (2, 4, "loud", True), (4, 3, "weapons", True), (3, 1, "loud", True)],
          "answers": {(2, "loud"): (0, 1), (4, "loud"): (1, 0), (3, "weapons"): (1, 0), (1, "loud"): (1, 0)},
          "clock": (12, False), "ask": ("ask", 1), "cannot_ask": 3},
     ),
@@ -587,16 +667,17 @@ def test_questions(sc):
     run(sc)
 
 
-def test_the_history_keeps_the_last_eight_exchanges():
-    actions = []
-    for i in range(10):  # seat i asks its left neighbour, who asks next
-        actions += exchange(5, i % 5, (i + 1) % 5, ATTRIBUTES[i], i % 2 == 0)
-    env = new_env(5)
+@pytest.mark.parametrize("question_limit", [16, 20])
+def test_the_record_keeps_every_exchange_of_the_round(question_limit):
+    actions, exchanges = [], []
+    for i in range(question_limit):  # seat i asks its left neighbour, who asks next
+        asker, target, attribute = i % 5, (i + 1) % 5, ATTRIBUTES[i % len(ATTRIBUTES)]
+        actions += exchange(5, asker, target, attribute, i % 2 == 0)
+        exchanges.append((asker, target, attribute, i % 2 == 0))
+    env = new_env(5, question_limit=question_limit)
     play(env, actions)
-    hist = block(env, 3, "history_attribute")
-    assert len(hist) == 8
-    assert [ATTRIBUTES[int(np.argmax(row))] for row in hist] == [ATTRIBUTES[i] for i in range(9, 1, -1)]
-    assert block(env, 3, "answers").sum() == 10  # the tallies keep them all
+    check(env, {"exchanges": exchanges, "clock": (0, True)})
+    assert block(env, 3, "answers").sum() == question_limit
 
 
 # === The interruption window and accusations =================================
@@ -626,6 +707,7 @@ WINDOW = [
         "then every vote is shown; one no acquits and the window goes on with the accuser's left neighbour",
         5, ASKED_AND_ANSWERED + [accuse(5, 3, 0)] + vote(5, 3, 0, no=(1,)),
         {"ask": ("window", 4), "last_vote": (3, 0, [3, 4, 2], [1]), "accusation": None, "votes_cast": [],
+         "accusations": {(False, 3): (0, [3, 4, 2], [1])},
          "my_vote": {s: None for s in range(5)}, "clock": (15, False)},
     ),
     Scenario(
@@ -749,6 +831,14 @@ TIME_UP = [
         kwargs=ONE_QUESTION,
     ),
     Scenario(
+        "the record keeps every accusation of the round and each seat's vote, while the clock ran and once time was up",
+        5, exchange(5, 0, 2, "loud", True)[:2] + [accuse(5, 3, 0)] + vote(5, 3, 0, no=(4,)) + window(5, 3, seats=4)
+        + ["0: pass", "1: pass", "2: pass", accuse(5, 3, 4)] + vote(5, 3, 4, no=(2,)),
+        {"ask": ("time up", 4), "accusations": {(False, 3): (0, [3, 1, 2], [4]), (True, 3): (4, [3, 0, 1], [2])},
+         "last_vote": (3, 4, [3, 0, 1], [2])},
+        kwargs=ONE_QUESTION,
+    ),
+    Scenario(
         "a failed vote passes the turn to accuse to the next seat",
         5, CLOCK_RUN_OUT + [accuse(5, 0, 2)] + vote(5, 0, 2, no=(3,)),
         {"ask": ("time up", 1), "last_vote": (0, 2, [0, 1, 4], [3])},
@@ -825,19 +915,31 @@ ROUNDS = [
         5, ROUND_ONE,
         {"rewards": [1, 0, 1, 1, 1], "scores": [1, 0, 1, 1, 1], "ask": ("ask", 1), "dealer": 1, "round": (2, 2),
          "played": ["Bank"], "cards": {3: "Spy"},
-         "history": [], "answers": {}, "clock": (16, False), "last_vote": None},
+         "exchanges": [], "answers": {}, "clock": (16, False), "last_vote": None, "accusations": {},
+         "rounds": [(1, "Bank", None, None, [1, 0, 1, 1, 1], "the spy named the wrong location: the non-spies win")]},
+        kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
+    ),
+    Scenario(
+        "the end of a round is in every seat's record and infos before the next deal: the spy, the location, the "
+        "convicted seat and its accuser, the points",
+        5, ASKED_AND_ANSWERED + [accuse(5, 3, 1)] + vote(5, 3, 1),
+        {"ask": ("ask", 1), "round": (2, 2), "accusations": {},
+         "rounds": [(1, "Bank", 1, 3, [1, 0, 1, 2, 1], "the spy was convicted: the non-spies win")]},
         kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
     ),
     Scenario(
         "a location of an earlier round is never named again",
         5, ROUND_ONE + exchange(5, 1, 0, "loud", True)[:2] + ["1: pass", "2: pass"],
-        {"ask": ("window", 3), "forbidden": {"guess Bank"}, "allowed": {"guess Beach", "guess Casino"}},
+        {"ask": ("window", 3), "forbidden": {"guess Bank"}, "allowed": {"guess Beach", "guess Casino"},
+         "rounds": [(1, "Bank", None, None, [1, 0, 1, 1, 1], "the spy named the wrong location: the non-spies win")]},
         kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
     ),
     Scenario(
         "the game ends after the last round: the most points win",
         5, ROUND_ONE + exchange(5, 1, 0, "loud", True)[:2] + ["1: pass", "2: pass", "3: guess Beach"],
         {"ask": "over", "rewards": [0, 0, 0, 4, 0], "scores": [1, 0, 1, 5, 1], "winners": [3],
+         "rounds": [(1, "Bank", None, None, [1, 0, 1, 1, 1], "the spy named the wrong location: the non-spies win"),
+                    (3, "Beach", None, None, [0, 0, 0, 4, 0], "the spy named the location: the spy wins")],
          "infos": {"spy": "player_3", "location": "Beach",
                    "scores": {f"player_{s}": v for s, v in enumerate([1, 0, 1, 5, 1])}}},
         kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
@@ -867,6 +969,21 @@ def test_final_infos_list_every_round():
     assert env.infos["player_3"]["role"] == "Spy"
     assert env.infos["player_0"]["role"] in DEFAULT_LOCATIONS[NAMES.index("Beach")].roles
     assert [env.infos[a]["score"] for a in env.possible_agents] == [1, 0, 1, 5, 1]
+
+
+def test_every_steps_infos_list_the_rounds_finished_so_far():
+    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    seen = set()
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        finished = env.unwrapped.engine.round_records
+        for name in env.agents:
+            assert env.infos[name]["rounds"] == [named(record) for record in finished]
+        seen.add(len(finished))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert seen == {0, 1, 2, 3}
 
 
 def test_a_whole_game_of_26_rounds_visits_every_location_once():
@@ -1261,6 +1378,23 @@ BAD_SETUP = [
      ValueError, "a role of Bank"),
     ("a role dealt twice", {**AT_BANK, "roles": [["Teller", None, "Teller", "Manager", "Customer"]]}, ValueError,
      "distinct"),
+    ("a dealer as a string", {"dealer": "0"}, ValueError, "setup dealer"),
+    ("a dealer as True", {"dealer": True}, ValueError, "setup dealer"),
+    ("locations as a string", {"locations": "Bank"}, TypeError, "setup locations must be a list"),
+    ("locations as a dict", {"locations": {"Bank": 0}}, TypeError, "setup locations must be a list"),
+    ("a location as a list", {"locations": [["Bank"]]}, ValueError, "setup locations"),
+    ("spies as a dict", {"spies": {0: 1}}, TypeError, "setup spies must be a list"),
+    ("a spy as True", {"spies": [True]}, ValueError, "setup spies"),
+    ("more spies than rounds", {"spies": [1, 2, 3]}, ValueError, "spies must have at most 2"),
+    ("roles as a dict", {**AT_BANK, "roles": {"player_0": "Teller"}}, TypeError, "setup roles must be a list"),
+    ("a round's roles as a string", {**AT_BANK, "roles": ["Teller"]}, TypeError,
+     "setup roles of round 1 must be a list"),
+    ("a round's roles as a dict", {**AT_BANK, "roles": [{0: "Teller"}]}, TypeError,
+     "setup roles of round 1 must be a list"),
+    ("a role as a number", {**AT_BANK, "roles": [["Teller", None, "Robber", "Manager", 3]]}, ValueError,
+     "setup roles of round 1"),
+    ("more roles than rounds", {**AT_BANK, "roles": [["Teller", None, "Robber", "Manager", "Customer"]] * 3},
+     ValueError, "roles must have at most 2"),
 ]
 
 
@@ -1270,3 +1404,39 @@ def test_bad_setup_raises(name, setup, error, fragment):
     with pytest.raises(error) as raised:
         env.reset(seed=0, options={"setup": setup})
     assert fragment in str(raised.value)
+
+
+def test_a_refused_setup_changes_nothing_and_draws_nothing():
+    env, twin = spyfall_v0.env(num_players=5, num_rounds=2), spyfall_v0.env(num_players=5, num_rounds=2)
+    for each in (env, twin):
+        each.reset(seed=3)
+        play(each, [f"{each.unwrapped.engine.table.dealer}: ask +1 about loud"])
+    state = pickle.dumps(env.unwrapped.engine)
+    for _, setup, error, _ in BAD_SETUP:
+        with pytest.raises(error):
+            env.reset(options={"setup": setup})
+        assert pickle.dumps(env.unwrapped.engine) == state
+    env.reset()  # the next unseeded deal is the one it would have been
+    twin.reset()
+    assert pickle.dumps(env.unwrapped.engine) == pickle.dumps(twin.unwrapped.engine)
+
+
+FULL_SETUP = {
+    "dealer": 2, "locations": ["Bank", "Beach", "Casino"], "spies": [1, 3, 0],
+    "roles": [["Teller", None, "Robber", "Manager"], ["Thief", "Lifeguard", "Kite Surfer", None],
+              [None, "Dealer", "Gambler", "Bouncer"]],
+}
+
+
+def test_a_setup_can_fix_every_draw_of_a_game():
+    """Dealer, and per round the location, the spy and the roles: a game with all of them fixed draws nothing."""
+    traces = []
+    for seed in (0, 1):
+        env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3)
+        env.reset(seed=seed, options={"setup": FULL_SETUP})
+        drawn = env.unwrapped.engine.rng.bit_generator.state
+        traces.append(play_trace(env, uniform_choice(np.random.default_rng(7))))
+        assert env.unwrapped.engine.rng.bit_generator.state == drawn, "the game drew from the generator"
+        assert env.unwrapped.engine.table.round == 2
+    assert traces[0] == traces[1]
+
