@@ -28,9 +28,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from hidden_role_envs.core.checks import check_sequence
 from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatList, SeatRef, SeatText
 from hidden_role_envs.core.seats import NOBODY, agent_name, seating
-from hidden_role_envs.core.checks import check_sequence
 from hidden_role_envs.core.setup import Setup
 from hidden_role_envs.core.shared import Shared
 from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, ASK, GUESS, PASS, VOTE, spyfall_actions
@@ -314,7 +314,8 @@ class SpyfallGame(RulesEngine):
         return rewards
 
     def pop_told(self) -> dict:
-        """`rounds`, the finished rounds, told anew as each round ends (before the next deal)."""
+        """`rounds`, the finished rounds, told anew as each round ends, before the next deal (the outcome tells
+        the last)."""
         told, self._told = self._told, {}
         return told
 
@@ -498,7 +499,7 @@ class SpyfallGame(RulesEngine):
         table.votes_cast = 0
         self.ballots = {}
         if not convicted:
-            if self.interrupted == WINDOW or self.interrupted == FINAL_ACCUSATION:
+            if self.interrupted in (WINDOW, FINAL_ACCUSATION):
                 self._next_turn(events)
             else:  # the question still to ask, or to answer
                 self._ask(self.interrupted, accuser)
@@ -530,15 +531,15 @@ class SpyfallGame(RulesEngine):
                                  convicted, accuser)
         self.finished.append(finished)
         self.round_records.append(self._round_record(finished))
-        self._told = {"rounds": list(self.round_records)}
         events.append(RoundOver(self.everyone, table.round, self.spy, self.location, result, tuple(points), convicted,
                                 accuser))
         table.played.append(self.location)
         if table.round + 1 == self.config.num_rounds:
-            self.over = True
+            self.over = True  # the outcome tells every round
             self._ask(GAME_OVER, NOBODY)
             events.append(GameOver(self.everyone))
             return
+        self._told = {"rounds": list(self.round_records)}
         table.round += 1
         table.dealer = self.spy  # the spy of a round deals the next
         table.clear_round()

@@ -582,8 +582,8 @@ DEAL = [
     Scenario(
         "the dealer asks first, anyone about anything",
         5, [],
-        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)) | accusations(5), "dealer": 0, "round": (1, 1), "clock": (16, False),
-         "cannot_ask": None, "question": None, "exchanges": [], "accusation_used": [],
+        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)) | accusations(5), "dealer": 0, "round": (1, 1),
+         "clock": (16, False), "cannot_ask": None, "question": None, "exchanges": [], "accusation_used": [],
          "accusations": {}, "rounds": []},
     ),
     Scenario("the first dealer may be any seat", 6, [], {"ask": ("ask", 4), "dealer": 4}, dealer=4),
