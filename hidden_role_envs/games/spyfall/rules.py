@@ -251,7 +251,6 @@ class SpyfallGame(RulesEngine):
         self.window_turns = 0  # seats that had their turn in the open window
         self.interrupted = GAME_OVER  # the decision the vote in progress interrupted
         self.finished: list[FinishedRound] = []
-        self.round_records: list[dict] = []  # the finished rounds as every seat's info tells them
         self._told: dict = {}
         self.over = False
         self._rewards: dict[int, float] = {}
@@ -331,7 +330,7 @@ class SpyfallGame(RulesEngine):
             "spy": SeatRef(self.spy),
             "location": location.name,
             "points": PerSeat(self.finished[-1].points if over else [0] * n),
-            "rounds": list(self.round_records),
+            "rounds": self._round_records(),
             "turns": self.table.decisions,
         }
         roles = PerSeat("Spy" if s == self.spy else location.roles[role] for s, role in enumerate(self.roles))
@@ -350,6 +349,9 @@ class SpyfallGame(RulesEngine):
                 **revealed.info}
         own = {**revealed.own, "won": PerSeat(s in winners for s in range(n))}
         return Outcome(winners=winners, rewards=(0.0,) * n, info=info, own=own)
+
+    def _round_records(self) -> list[dict]:
+        return [self._round_record(finished) for finished in self.finished]
 
     def _round_record(self, finished: FinishedRound) -> dict:
         """A finished round as the infos tell it: every card is shown at the end of a round."""
@@ -530,7 +532,6 @@ class SpyfallGame(RulesEngine):
         finished = FinishedRound(table.round, table.dealer, self.spy, self.location, self.roles, result, points,
                                  convicted, accuser)
         self.finished.append(finished)
-        self.round_records.append(self._round_record(finished))
         events.append(RoundOver(self.everyone, table.round, self.spy, self.location, result, tuple(points), convicted,
                                 accuser))
         table.played.append(self.location)
@@ -539,7 +540,7 @@ class SpyfallGame(RulesEngine):
             self._ask(GAME_OVER, NOBODY)
             events.append(GameOver(self.everyone))
             return
-        self._told = {"rounds": list(self.round_records)}
+        self._told = {"rounds": self._round_records()}
         table.round += 1
         table.dealer = self.spy  # the spy of a round deals the next
         table.clear_round()
