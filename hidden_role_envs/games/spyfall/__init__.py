@@ -28,8 +28,9 @@ game can take, `num_rounds * (q(n+2) + 2n(n-1))` for n players and
 `question_limit` q: each exchange is a question, an answer and a window of n
 seats; each seat may accuse once while the clock runs (the accusation and
 n-2 votes) and once more when time is up. That is 544 at 8 players with the
-defaults, 1,520 at 5 players and 5 rounds: a game ends by the rules long
-before; the limit is a safety net for every table, user data included.
+defaults, 1,520 at 5 players and 5 rounds. No game reaches it (the rules end
+every game within half of it): it only makes sure that no episode runs on.
+
 User locations are built with `Location`, from `hidden_role_envs.games.spyfall`.
 
 User `locations` are checked: distinct names, at least `num_players - 1`
@@ -40,7 +41,8 @@ differing in at least 2 attributes; otherwise ValueError says what is wrong.
 first dealer), `locations` (the location of the first rounds, by name or
 index), `spies` (the spy seat of the first rounds), `roles` (per round, a
 role name per seat and None for the spy). Anything left out is drawn from
-the seed.
+the seed; a setup that gives the dealer and every round's location, spy and
+roles leaves nothing to it (the game is then the same for every seed).
 
 ## Actions
 `Discrete((n-1)A + 2 + 1 + (n-1) + L + 2)` for n players, A attributes and
