@@ -174,7 +174,8 @@ class HiddenRoleEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        told = named(engine.pop_told())
+        self.infos = {agent: dict(told) for agent in self.agents}
         self.agent_selection = self.possible_agents[engine.current_player]
         if self.render_mode == "human":
             self.render()
@@ -229,6 +230,11 @@ class HiddenRoleEnv(AECEnv):
             self.rewards[name] = 0.0
         for seat, value in self.engine.pop_rewards().items():
             self.rewards[self.possible_agents[seat]] += value
+        told = self.engine.pop_told()
+        if told:
+            told = named(told)  # one copy that every seat's info shares, as the outcome's is
+            for name in self.agents:
+                self.infos[name] = {**self.infos[name], **told}
         someone_ended = False
         for seat in self.engine.pop_eliminated():
             name = self.possible_agents[seat]

@@ -137,6 +137,11 @@ class RulesEngine(ABC):
         """Rewards earned during the last `apply` before the end (e.g. per round); cleared on reading."""
         return {}
 
+    def pop_told(self) -> dict:
+        """Facts the last `apply` (or `start`) told every seat, for their infos (e.g. a finished round); each key
+        stays in every seat's info until a later step tells it anew. Cleared on reading; marked seats are named."""
+        return {}
+
     def pop_eliminated(self) -> list[int]:
         """Seats knocked out during the last `apply`; their episodes end there. Cleared on reading."""
         return []

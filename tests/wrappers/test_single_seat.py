@@ -38,13 +38,17 @@ def test_learner_acts_only_on_its_own_turns_and_gets_only_its_reward(game):
     env = SingleSeatEnv(game, num_players=TABLES[game], opponents="random")
     aec = env.aec
     paid = []  # what the AEC env pays at each of its steps, the learner's or another seat's
-    step = aec.step
+    step, reset = aec.step, aec.reset
 
     def recording_step(action):
         step(action)
         paid.append(dict(aec.rewards))
 
-    aec.step = recording_step
+    def recording_reset(**kwargs):  # a deal that ends before the learner's first decision is dealt again
+        paid.clear()
+        reset(**kwargs)
+
+    aec.step, aec.reset = recording_step, recording_reset
     rng = np.random.default_rng(0)
     for episode in range(30):
         paid.clear()

@@ -20,20 +20,25 @@ How it plays, reading the KNOWLEDGE blocks (`location_belief`,
 `spy_belief`) of its observation:
 
 - As a non-spy it answers truthfully and asks the seat it suspects most
-  about the attribute that splits the locations most evenly (the answer
-  tells the spy least, and a spy guessing the common answer is wrong half of
-  the time). It accuses once a seat is the spy with probability at least
-  ACCUSE_AT, and always when time is up (a spy nobody convicts wins anyway).
-  It votes yes only when the accused is the spy with probability at least
-  VOTE_YES_AT: convicting a non-spy hands the spy 4 points, and when
-  someone else convicts the spy that accuser outscores it.
+  about the attribute that splits the locations most evenly (one it has not
+  asked that seat yet). A spy answering it is wrong half of the time, which
+  is what gives the spy away; but on the default locations that question is
+  also the one whose true answer tells the spy most about the place (close
+  to one bit), so each of its questions helps the spy as much as a question
+  can. At any of its decisions while the clock runs it accuses once a seat
+  is the spy with probability at least ACCUSE_AT, and it always accuses
+  when time is up (a spy nobody convicts wins anyway). It votes yes only
+  when the accused is the spy with probability at least VOTE_YES_AT:
+  convicting a non-spy hands the spy 4 points, and when someone else
+  convicts the spy that accuser outscores it.
 - As the spy it answers what the locations it still believes in most
   likely say, asks the question whose answer it is least sure of (the most
-  it can learn), names the location once it is at least GUESS_AT sure and
-  at most FIT_AT of the answers contradict it (random answers make some
-  location look likely without fitting it), accuses at its first chance
-  and when time is up (a convicted non-spy pays it 4 instead of 2) and
-  votes yes on every accusation.
+  it can learn), names the location at any of its decisions while the clock
+  runs once it is at least GUESS_AT sure and at most FIT_AT of the answers
+  contradict it (random answers make some location look likely without
+  fitting it), accuses in its first window and when time is up (a
+  convicted non-spy pays it 4 instead of 2) and votes yes on every
+  accusation.
 
 Measured against uniformly random legal play: one scripted seat, the other
 seats random, the scripted seat rotated across games, 2000 seeded games,
@@ -42,12 +47,12 @@ A seat wins a game when it ends with the most points (ties: all of them).
 
 | players | scripted win rate (95% CI) | random in the same seat (95% CI) |
 |---|---|---|
-| 3 | 0.778 [0.759, 0.796] | 0.551 [0.529, 0.573] |
-| 4 | 0.842 [0.825, 0.857] | 0.596 [0.574, 0.617] |
-| 5 | 0.885 [0.871, 0.899] | 0.652 [0.631, 0.673] |
-| 6 | 0.904 [0.891, 0.917] | 0.729 [0.709, 0.748] |
-| 7 | 0.915 [0.902, 0.927] | 0.766 [0.747, 0.785] |
-| 8 | 0.921 [0.909, 0.932] | 0.819 [0.801, 0.835] |
+| 3 | 0.808 [0.791, 0.825] | 0.568 [0.546, 0.589] |
+| 4 | 0.846 [0.830, 0.861] | 0.602 [0.580, 0.623] |
+| 5 | 0.889 [0.874, 0.902] | 0.668 [0.647, 0.688] |
+| 6 | 0.920 [0.908, 0.932] | 0.731 [0.711, 0.750] |
+| 7 | 0.914 [0.901, 0.926] | 0.767 [0.748, 0.785] |
+| 8 | 0.928 [0.916, 0.939] | 0.810 [0.793, 0.827] |
 
 Random play wins often because a random spy soon names a location at
 random and nearly always misses, which makes every non-spy a winner. The
@@ -56,16 +61,16 @@ win rate, then a random player's in that seat on the same deals):
 
 | players | as the spy | random as the spy | as a non-spy | random as a non-spy |
 |---|---|---|---|---|
-| 3 | 0.756 | 0.199 | 0.789 | 0.731 |
-| 4 | 0.779 | 0.252 | 0.862 | 0.709 |
-| 5 | 0.756 | 0.178 | 0.919 | 0.774 |
-| 6 | 0.694 | 0.174 | 0.943 | 0.831 |
-| 7 | 0.713 | 0.121 | 0.950 | 0.876 |
-| 8 | 0.649 | 0.116 | 0.956 | 0.908 |
+| 3 | 0.732 | 0.156 | 0.848 | 0.777 |
+| 4 | 0.775 | 0.201 | 0.870 | 0.735 |
+| 5 | 0.768 | 0.181 | 0.920 | 0.793 |
+| 6 | 0.732 | 0.148 | 0.955 | 0.838 |
+| 7 | 0.713 | 0.131 | 0.948 | 0.875 |
+| 8 | 0.676 | 0.076 | 0.960 | 0.904 |
 
 Measured, from the repository root, for each player count P with
 
-    python -m training.evaluate spyfall --players P --games 2000 --seed 0 --seats scripted,random
+    python -m hidden_role_envs.training.evaluate spyfall --players P --games 2000 --seed 0 --seats scripted,random
 """
 
 from __future__ import annotations
@@ -101,31 +106,48 @@ class SpyfallScriptedPlayer:
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        legal = np.flatnonzero(mask)
-        if len(legal) == 0:
+        if not mask.any():
             raise ValueError("no legal action in the mask: this seat is not asked to decide")
         v = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
         decision = int(np.argmax(v["decision"]))
         spy = bool(v["is_spy"][0])
-        if decision == QUESTION:
-            return self._ask(v, legal, spy)
-        if decision == REPLY:
-            return self._answer(v, spy)
         if decision == BALLOT:
             accused = int(np.argmax(v["accusation"][1]))
             yes = spy or v["spy_belief"][accused] >= VOTE_YES_AT
             return self._first(VOTE, lambda arg: arg == yes)
-        if decision == WINDOW:
-            return self._window(v, mask, spy)
         if decision == FINAL_ACCUSATION:
             return self._accuse(v, spy)
-        raise ValueError(f"unknown decision {decision}")
+        if decision not in (QUESTION, REPLY, WINDOW):
+            raise ValueError(f"unknown decision {decision}")
+        stop = self._stop_the_clock(v, mask, spy, decision == WINDOW)
+        if stop is not None:
+            return stop
+        if decision == QUESTION:
+            return self._ask(v, mask, spy)
+        if decision == REPLY:
+            return self._answer(v, spy)
+        return self.actions.of_kind[PASS][0]
 
     def _first(self, kind: int, keep) -> int:
         return next(a for a in self.actions.of_kind[kind] if keep(self.actions.args[a]))
 
-    def _ask(self, v, legal: np.ndarray, spy: bool) -> int:
-        targets = sorted({self.actions.args[a][0] for a in legal})
+    def _stop_the_clock(self, v, mask: np.ndarray, spy: bool, in_window: bool) -> int | None:
+        """The spy names the location once sure of it, and accuses in its windows; a non-spy accuses a seat it
+        is sure of. None: the clock runs on."""
+        can_accuse = any(mask[a] for a in self.actions.of_kind[ACCUSE])
+        if spy:
+            belief = v["location_belief"]
+            best = int(np.argmax(belief))
+            guess = self.actions.id_of(GUESS, best)
+            if belief[best] >= GUESS_AT and self._fits(v, best) and mask[guess]:
+                return guess
+            return self._accuse(v, spy) if can_accuse and in_window else None
+        if can_accuse and v["spy_belief"].max() >= ACCUSE_AT:
+            return self._accuse(v, spy)
+        return None
+
+    def _ask(self, v, mask: np.ndarray, spy: bool) -> int:
+        targets = sorted({self.actions.args[a][0] for a in self.actions.of_kind[ASK] if mask[a]})
         if spy:  # the question it knows least about: P(yes) under its location belief closest to 1/2
             share = v["location_belief"] @ self.matrix
             target = int(self.rng.choice(targets))
@@ -145,20 +167,6 @@ class SpyfallScriptedPlayer:
         else:
             yes = self.matrix[int(np.argmax(v["location"])), attribute] == 1
         return self._first(ANSWER, lambda arg: arg == bool(yes))
-
-    def _window(self, v, mask: np.ndarray, spy: bool) -> int:
-        can_accuse = any(mask[a] for a in self.actions.of_kind[ACCUSE])
-        if spy:
-            belief = v["location_belief"]
-            best = int(np.argmax(belief))
-            guess = self.actions.id_of(GUESS, best)
-            if belief[best] >= GUESS_AT and self._fits(v, best) and mask[guess]:
-                return guess
-            if can_accuse:
-                return self._accuse(v, spy)
-        elif can_accuse and v["spy_belief"].max() >= ACCUSE_AT:
-            return self._accuse(v, spy)
-        return self.actions.of_kind[PASS][0]
 
     def _fits(self, v, location: int) -> bool:
         """Whether the others' answers contradict `location` no more often than the model's lie rate allows.

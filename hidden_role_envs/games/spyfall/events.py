@@ -6,7 +6,7 @@ Everything is public but a seat's own card (`dealt`) and its own vote
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, NUMBER, PER_SEAT, SEAT, NameField, PerSeatField, event_kind
+from hidden_role_envs.core.events import FLAG, NUMBER, SEAT, NameField, PerSeatField, event_kind
 from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.core.text import Words
 
@@ -31,6 +31,7 @@ class Votes(PerSeatField):
 
 
 ATTRIBUTE, LOCATION, RESULT, VOTES = NameField("attribute"), NameField("location"), NameField("result"), Votes()
+POINTS = PerSeatField(0, 4)  # a round's points, by seat
 
 
 def _answered(e, w):
@@ -49,8 +50,10 @@ def _guessed(e, w):
 
 
 def _round_over(e, w):
+    convicted = "" if e.convicted == NOBODY else f" ({w.seat(e.accuser)} accused {w.seat(e.convicted)})"
+    points = ", ".join(f"{w.seat(s)} {p}" for s, p in enumerate(e.points) if p)
     return (f"round {e.round + 1} is over: the spy was {w.seat(e.spy)}, the location "
-            f"{w.name('location', e.location)}; {w.name('result', e.result)}")
+            f"{w.name('location', e.location)}; {w.name('result', e.result)}{convicted}; points: {points}")
 
 
 def _dealt(e, w):
@@ -78,8 +81,9 @@ CardRevealed = event_kind(
 )
 Guessed = event_kind("guessed", _guessed, spy=SEAT, location=LOCATION, right=FLAG)
 TimeUp = event_kind("time_up", "time is up: from the dealer, each player may accuse")
+# convicted: the seat a unanimous vote convicted, accuser: who started that accusation (NOBODY: none)
 RoundOver = event_kind("round_over", _round_over, round=NUMBER, spy=SEAT, location=LOCATION, result=RESULT,
-                       points=PER_SEAT)
+                       points=POINTS, convicted=SEAT, accuser=SEAT)
 GameOver = event_kind("game_over", "the game is over")
 
 EVENTS = (

@@ -22,9 +22,7 @@ from hidden_role_envs.games.spyfall import events as ev
 from hidden_role_envs.games.spyfall.config import SpyfallConfig
 from hidden_role_envs.games.spyfall.events import NO, YES
 from hidden_role_envs.games.spyfall.knowledge import RoundBeliefs
-from hidden_role_envs.games.spyfall.rules import DECISIONS
-
-HISTORY = 8  # exchanges kept in the history blocks, the most recent first
+from hidden_role_envs.games.spyfall.rules import DECISIONS, RESULTS
 
 SCHEMA = Schema(
     [
@@ -32,12 +30,20 @@ SCHEMA = Schema(
         Block("location", ("L",), 0, 1, "one-hot: the location on this seat's card (zeros for the spy)", "own"),
         Block("role", ("R",), 0, 1, "one-hot: its role, by index in the location's roles (R = most roles of a "
               "location, 7)", "own"),
-        Block("history_asker", ("K", "n"), 0, 1, "last exchanges: who asked", "history", rotate=(1,)),
-        Block("history_target", ("K", "n"), 0, 1, "... who was asked", "history", rotate=(1,)),
-        Block("history_attribute", ("K", "A"), 0, 1, "... about which attribute", "history"),
-        Block("history_answer", ("K", 2), 0, 1, "... the answer (yes, no)", "history"),
+        Block("my_vote", (2,), 0, 1, "this seat's own vote in the vote in progress (yes, no)", "own"),
+        Block("exchange_asker", ("q", "n"), 0, 1, "every exchange of this round, row j the (j+1)-th question "
+              "(q = `question_limit`): who asked", "record", rotate=(1,)),
+        Block("exchange_target", ("q", "n"), 0, 1, "... who was asked", "record", rotate=(1,)),
+        Block("exchange_attribute", ("q", "A"), 0, 1, "... about which attribute", "record"),
+        Block("exchange_answer", ("q", 2), 0, 1, "... the answer (yes, no; zeros while it waits)", "record"),
         Block("answers", ("n", "A", 2), 0, "q", "this round's answers per seat and attribute: yes count, no count",
               "record", rotate=(0,)),
+        Block("accusations", (2, "n", "n"), 0, 1, "this round's accusations: [while the clock ran, once time was up]"
+              "[accuser][accused] (each seat accuses at most once in each)", "record", rotate=(1, 2)),
+        Block("accusation_votes", (2, "n", "n", 2), 0, 1, "how each seat voted on them: [phase][accuser][voter]"
+              "(yes, no); the accuser counts as yes, the accused does not vote", "record", rotate=(1, 2)),
+        Block("last_vote", (4, "n"), 0, 1, "the last finished vote of this round: accuser, accused, yes votes, "
+              "no votes", "record", rotate=(1,)),
         Block("question", (2, "n"), 0, 1, "the question waiting for its answer: asker, target", "turn", rotate=(1,)),
         Block("question_attribute", ("A",), 0, 1, "one-hot: its attribute", "turn"),
         Block("cannot_ask", ("n",), 0, 1, "one-hot: the seat that just asked the asker (not to be asked back)", "turn",
@@ -45,14 +51,19 @@ SCHEMA = Schema(
         Block("accusation", (2, "n"), 0, 1, "the vote in progress: accuser, accused", "turn", rotate=(1,)),
         Block("votes_cast", ("n",), 0, 1, "who has voted in it (what they voted is secret until all are cast)", "turn",
               rotate=(0,)),
-        Block("my_vote", (2,), 0, 1, "this seat's own vote in it (yes, no)", "own"),
-        Block("last_vote", (4, "n"), 0, 1, "the last finished vote of this round: accuser, accused, yes votes, "
-              "no votes", "record", rotate=(1,)),
         Block("accusation_used", ("n",), 0, 1, "seats that used their accusation of this round", rotate=(0,)),
         Block("clock", (2,), 0, "q", "questions left, 1 once time is up"),
         Block("scores", ("n",), 0, "4*rounds", "points so far", rotate=(0,)),
         Block("round", (2,), 0, "rounds", "this round's number (from 1), rounds in the game"),
         Block("dealer", ("n",), 0, 1, "one-hot: this round's dealer", rotate=(0,)),
+        Block("round_spy", ("rounds", "n"), 0, 1, "every finished round, row r round r+1: its spy", "record",
+              rotate=(1,)),
+        Block("round_location", ("rounds", "L"), 0, 1, "... its location", "record"),
+        Block("round_convicted", ("rounds", "n"), 0, 1, "... the seat convicted (zeros: none)", "record", rotate=(1,)),
+        Block("round_accuser", ("rounds", "n"), 0, 1, "... who started the accusation that convicted it", "record",
+              rotate=(1,)),
+        Block("round_points", ("rounds", "n"), 0, 4, "... the points each seat got", "record", rotate=(1,)),
+        Block("round_result", ("rounds", len(RESULTS)), 0, 1, "... how it ended, one-hot (see Rewards)", "record"),
         Block("played", ("L",), 0, 1, "locations of finished rounds", "record"),
         Block("decision", (len(DECISIONS),), 0, 1, "one-hot: ask, answer, interruption window, vote, time-up "
               "accusation", "turn"),
@@ -61,19 +72,18 @@ SCHEMA = Schema(
         Block("spy_belief", ("n",), 0, 1, "P(seat is the spy) as this seat knows it", "belief", rotate=(0,)),
     ]
 )
-HISTORY_BLOCKS = ("history_asker", "history_target", "history_attribute", "history_answer")
 
 
 def spyfall_layout(config: SpyfallConfig) -> Layout:
     places = config.places
-    dims = {"n": config.num_players, "A": len(places.attributes), "L": len(places), "R": places.max_roles, "K": HISTORY,
+    dims = {"n": config.num_players, "A": len(places.attributes), "L": len(places), "R": places.max_roles,
             "q": config.question_limit, "rounds": config.num_rounds}
     return SCHEMA.layout(dims)
 
 
 class SpyfallObserver(Observer):
-    """Cards, exchanges, votes and played locations are written when they happen; the table's blocks after every
-    step; the beliefs when a seat is encoded, if they changed since."""
+    """Cards, exchanges, accusations, votes and finished rounds are written when they happen, each once; the
+    table's blocks after every step; the beliefs when a seat is encoded, if they changed since."""
 
     def __init__(self, config: SpyfallConfig):
         super().__init__(spyfall_layout(config))
@@ -82,7 +92,7 @@ class SpyfallObserver(Observer):
         self.beliefs = RoundBeliefs(config.places, config.num_players)
         self._at = self.layout.at
         # runs of blocks adjacent in the schema, each cleared with one assignment
-        self._round_blocks = (self._span("is_spy", "answers"), self._span("my_vote", "last_vote"))
+        self._round_blocks = self._span("is_spy", "last_vote")
         self._exchange_blocks = self._span("question", "votes_cast")
         self._decision_blocks = self._span("decision", "to_act")
         self.on = ByKind(
@@ -96,12 +106,12 @@ class SpyfallObserver(Observer):
                 ev.Voted: self._voted,
                 ev.VoteResult: self._vote_result,
                 ev.RoundOver: self._round_over,
+                ev.Accused: self._accused,
+                ev.TimeUp: self._time_up,
                 ev.Passed: None,
-                ev.Accused: None,
                 ev.VoteCast: None,
                 ev.CardRevealed: None,
                 ev.Guessed: None,
-                ev.TimeUp: None,
                 ev.GameOver: None,
             },
         )
@@ -115,9 +125,9 @@ class SpyfallObserver(Observer):
     # --- event time -------------------------------------------------------
 
     def _round_started(self, e) -> None:
-        for blocks in self._round_blocks:
-            self.state[blocks] = 0
-        self.last_asker = NOBODY
+        self.state[self._round_blocks] = 0
+        self.exchange = 0  # the row of this round's next question
+        self.time_up = 0  # the phase of this round's accusations: 0 while the clock runs, 1 once time is up
         self.beliefs.deal(1 - self.known["played"])
         self._stale = [True] * self.num_players  # the belief blocks to recompute before encoding
 
@@ -130,22 +140,25 @@ class SpyfallObserver(Observer):
         self.beliefs.see(e.seat, e.location)
 
     def _asked(self, e) -> None:
-        self.last_asker = e.asker
+        known, row = self.known, self.exchange
+        known["exchange_asker"][row, e.asker] = 1
+        known["exchange_target"][row, e.target] = 1
+        known["exchange_attribute"][row, e.attribute] = 1
 
     def _answered(self, e) -> None:
         known = self.known
-        for name in HISTORY_BLOCKS:  # every seat heard it: each seat's history moves on by one exchange
-            history = known[name]
-            history[:, 1:] = history[:, :-1]
-            history[:, 0] = 0
         answer = 0 if e.yes else 1
-        known["history_asker"][:, 0, self.last_asker] = 1
-        known["history_target"][:, 0, e.seat] = 1
-        known["history_attribute"][:, 0, e.attribute] = 1
-        known["history_answer"][:, 0, answer] = 1
+        known["exchange_answer"][self.exchange, answer] = 1
+        self.exchange += 1
         known["answers"][e.seat, e.attribute, answer] += 1
         self.beliefs.hear(e.seat, e.attribute, e.yes)
         self._stale = [True] * self.num_players
+
+    def _accused(self, e) -> None:
+        self.known["accusations"][self.time_up, e.accuser, e.accused] = 1
+
+    def _time_up(self, e) -> None:
+        self.time_up = 1
 
     def _voted(self, e) -> None:
         self.known["my_vote"][e.seat, 0 if e.yes else 1] = 1
@@ -160,10 +173,19 @@ class SpyfallObserver(Observer):
         last[1, e.accused] = 1
         last[2] = votes == YES
         last[3] = votes == NO
+        known["accusation_votes"][self.time_up, e.accuser] = last[2:].T
 
     def _round_over(self, e) -> None:
         self.beliefs.see_revealed(e.spy, e.location)
-        self.known["played"][e.location] = 1
+        known, r = self.known, e.round
+        known["played"][e.location] = 1
+        known["round_spy"][r, e.spy] = 1
+        known["round_location"][r, e.location] = 1
+        if e.convicted != NOBODY:
+            known["round_convicted"][r, e.convicted] = 1
+            known["round_accuser"][r, e.accuser] = 1
+        known["round_points"][r] = e.points
+        known["round_result"][r, e.result] = 1
         self._stale = [True] * self.num_players
 
     # --- after a step, and at encode time -------------------------------------

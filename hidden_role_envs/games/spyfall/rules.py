@@ -8,10 +8,14 @@ seats that see them (each seat its own card; everyone the revealed cards).
 A round: the dealer asks first; each question is answered by its target,
 who then asks the next one. After every answer comes one interruption
 window: every seat in turn order from the answerer's left (the answerer
-last) may pass, accuse (once per round while the clock runs) or, the spy
-only, reveal and name the location. An accusation is voted on by everyone
-but the accused and the accuser (who counts as yes); a unanimous vote
-reveals the accused's card and ends the round, otherwise the window goes on.
+last) may pass or stop the clock. A seat stops the clock by accusing (once
+per round while the clock runs) or, the spy only, by revealing and naming
+the location; it may do so at each of its decisions while the clock runs,
+asking and answering as well as in the windows. An accusation is voted on
+by everyone but the accused and the accuser (who counts as yes); a unanimous
+vote reveals the accused's card and ends the round, otherwise the decision
+it interrupted goes on (the window with its next seat, the question still to
+ask or to answer).
 When `question_limit` questions have been answered and the last window has
 closed, time is up: from the dealer, each seat in turn accuses or passes,
 and the first unanimous vote ends the round; if nobody is convicted the spy
@@ -24,6 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from hidden_role_envs.core.checks import check_sequence
 from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatList, SeatRef, SeatText
 from hidden_role_envs.core.seats import NOBODY, agent_name, seating
 from hidden_role_envs.core.setup import Setup
@@ -55,15 +60,15 @@ GAME_OVER = -1  # table.decision once the game has ended
 # The decisions a seat can be asked (table.decision), and the action kinds each allows.
 QUESTION, REPLY, WINDOW, BALLOT, FINAL_ACCUSATION = range(5)
 DECISIONS = (
-    "ask a question",
-    "answer the question",
+    "ask a question (or accuse, or as the spy name the location)",
+    "answer the question (or accuse, or as the spy name the location)",
     "pass, accuse or (spy only) name the location",
     "vote on the accusation",
     "accuse or pass now that time is up",
 )
 KINDS_OF_DECISION = {
-    QUESTION: (ASK,),
-    REPLY: (ANSWER,),
+    QUESTION: (ASK, ACCUSE, GUESS),
+    REPLY: (ANSWER, ACCUSE, GUESS),
     WINDOW: (PASS, ACCUSE, GUESS),
     BALLOT: (VOTE,),
     FINAL_ACCUSATION: (PASS, ACCUSE),
@@ -83,40 +88,73 @@ NON_SPY_POINTS = 1
 ACCUSER_OF_THE_SPY_POINTS = 2
 
 SETUP_KEYS = ("dealer", "locations", "spies", "roles")
+TURN_LIMIT_OVER_LONGEST_GAME = 2  # the default `max_turns`: twice the most decisions a game can take
+
+
+def longest_game(config: SpyfallConfig) -> int:
+    """The most decisions a game can take. In a round, each of the `question_limit` exchanges is a question, an
+    answer and a window of n seats; while the clock runs each seat may also accuse once (its accusation and n-2
+    votes, at most n-1 decisions beyond its pass or question), and when time is up each seat may accuse once
+    more (n-1 decisions): q(n+2) + 2n(n-1) per round."""
+    n = config.num_players
+    return config.num_rounds * (config.question_limit * (n + 2) + 2 * n * (n - 1))
 
 
 class LegalMasks(Shared):
-    """The legal-action masks that do not change within a game, built once per configuration, shared and read-only."""
+    """The legal-action masks of a configuration, built once, shared and read-only.
+
+    While the clock runs a seat's mask is what its decision asks for (a
+    question, an answer, or passing in the window) plus what may stop the
+    clock: an accusation unless it used its own, and the spy's guess of any
+    location not yet played.
+    """
 
     def __init__(self, config: SpyfallConfig):
         actions = self.actions = spyfall_actions(config)
+        n = config.num_players
         self.of_decision = {
-            REPLY: actions.mask_of_kinds(ANSWER),
             BALLOT: actions.mask_of_kinds(VOTE),
             FINAL_ACCUSATION: actions.mask_of_kinds(PASS, ACCUSE),
             GAME_OVER: actions.mask(),
         }
+        # what may stop the clock, by [accusation used][is the spy]
+        self.stop = np.array([[actions.mask_of_kinds(*(() if used else (ACCUSE,)), *((GUESS,) if spy else ()))
+                               for spy in (0, 1)] for used in (0, 1)])
         # questions, by the relative seat that may not be asked (0: nobody, at the round's first question)
         asks = actions.of_kind[ASK]
-        self.question = tuple(
-            actions.mask([a for a in asks if actions.args[a][0] != forbidden])
-            for forbidden in range(config.num_players)
-        )
-        # the interruption window by [accusation used][is the spy], every location still nameable; tuples, not
-        # one array, so that reading one is an index and not a NumPy view
-        self.window = tuple(
-            tuple(actions.mask_of_kinds(PASS, *(() if used else (ACCUSE,)), *((GUESS,) if spy else ()))
-                  for spy in (0, 1))
-            for used in (0, 1)
-        )
+        self.asks = np.array([actions.mask([a for a in asks if actions.args[a][0] != forbidden])
+                              for forbidden in range(n)])
+        self.answers = actions.mask_of_kinds(ANSWER)
+        self.passing = actions.mask_of_kinds(PASS)
+        self.first_round = RoundMasks(self, ())
 
-    def window_without(self, locations: list[int]) -> tuple:
-        """The window masks with the given locations no longer nameable (those of earlier rounds)."""
-        guesses = {self.actions.id_of(GUESS, location) for location in locations}
-        return tuple(
-            tuple(self.actions.mask([a for a in mask.nonzero()[0] if a not in guesses]) for mask in row)
-            for row in self.window
-        )
+    def of_round(self, played: list[int]) -> RoundMasks:
+        """The masks of a round after those at `played`: their locations may no longer be named."""
+        return RoundMasks(self, tuple(played)) if played else self.first_round
+
+
+class RoundMasks:
+    """The masks of the decisions taken while the clock runs, for one round: nested tuples (reading one is an
+    index, not a NumPy view): `question[forbidden][used][spy]`, `reply[used][spy]`, `window[used][spy]`."""
+
+    def __init__(self, masks: LegalMasks, played: tuple[int, ...]):
+        self.masks, self.played = masks, played
+        stop = masks.stop.copy()
+        stop[..., [masks.actions.id_of(GUESS, location) for location in played]] = 0
+        question = masks.asks[:, None, None, :] | stop[None]
+        reply = masks.answers | stop
+        window = masks.passing | stop
+        for mask in (question, reply, window):
+            mask.flags.writeable = False
+        self.question = tuple(tuple(tuple(by_spy) for by_spy in by_used) for by_used in question)
+        self.reply = tuple(tuple(by_spy) for by_spy in reply)
+        self.window = tuple(tuple(by_spy) for by_spy in window)
+
+    def __deepcopy__(self, memo: dict) -> RoundMasks:
+        return self  # never changed once built: copies of a game share it
+
+    def __reduce__(self):
+        return (self.masks.of_round, (list(self.played),))
 
 
 class SeatTables(Shared):
@@ -136,7 +174,7 @@ class SeatTables(Shared):
 
 
 class FinishedRound(NamedTuple):
-    """A round as it ended, kept for the final infos."""
+    """A round as it ended, shown to everyone."""
 
     round: int
     dealer: int
@@ -145,6 +183,8 @@ class FinishedRound(NamedTuple):
     roles: list[int]  # per seat, the index in the location's roles (NOBODY for the spy)
     result: int
     points: list[int]
+    convicted: int  # the seat a unanimous vote convicted (NOBODY: none)
+    accuser: int  # the seat that started that accusation (NOBODY: none)
 
 
 class SpyfallTable:
@@ -209,7 +249,9 @@ class SpyfallGame(RulesEngine):
         self.ballots: dict[int, bool] = {}
         self.final_turns = 0  # seats that had their time-up accusation turn
         self.window_turns = 0  # seats that had their turn in the open window
+        self.interrupted = GAME_OVER  # the decision the vote in progress interrupted
         self.finished: list[FinishedRound] = []
+        self._told: dict = {}
         self.over = False
         self._rewards: dict[int, float] = {}
 
@@ -221,17 +263,21 @@ class SpyfallGame(RulesEngine):
 
     def start(self) -> list:
         events: list = []
+        self._told = {"rounds": []}
         self._start_round(events)
         return events
 
     def legal_mask(self) -> np.ndarray:
         table = self.table
         decision = table.decision
+        seat = table.to_act
         if decision == WINDOW:
-            return self._window_masks[table.accusation_used[table.to_act]][table.to_act == self.spy]
+            return self._round_masks.window[table.accusation_used[seat]][seat == self.spy]
         if decision == QUESTION:  # the first question of a round may go to anyone
-            forbidden = 0 if table.cannot_ask == NOBODY else (table.cannot_ask - table.to_act) % self.num_players
-            return self.masks.question[forbidden]
+            forbidden = 0 if table.cannot_ask == NOBODY else (table.cannot_ask - seat) % self.num_players
+            return self._round_masks.question[forbidden][table.accusation_used[seat]][seat == self.spy]
+        if decision == REPLY:
+            return self._round_masks.reply[table.accusation_used[seat]][seat == self.spy]
         return self.masks.of_decision[decision]
 
     def illegal_reason(self, action: int) -> str:
@@ -266,31 +312,49 @@ class SpyfallGame(RulesEngine):
         rewards, self._rewards = self._rewards, {}
         return rewards
 
+    def pop_told(self) -> dict:
+        """`rounds`, the finished rounds, told anew as each round ends, before the next deal (the outcome tells
+        the last)."""
+        told, self._told = self._told, {}
+        return told
+
+    def reveal(self) -> Outcome:
+        """Every card of the round in play (its spy, location and roles), the rounds finished so far and the
+        scores; `points` are those of the round in play (zeros until it ends)."""
+        n = self.num_players
+        scores = PerSeat(self.table.scores)
+        location = self.places.locations[self.location]
+        over = self.finished and self.finished[-1].round == self.table.round
+        info = {
+            "scores": scores,
+            "spy": SeatRef(self.spy),
+            "location": location.name,
+            "points": PerSeat(self.finished[-1].points if over else [0] * n),
+            "rounds": self._round_records(),
+            "turns": self.table.decisions,
+        }
+        roles = PerSeat("Spy" if s == self.spy else location.roles[role] for s, role in enumerate(self.roles))
+        return Outcome(winners=(), rewards=(0.0,) * n, info=info, own={"role": roles, "score": scores})
+
     def outcome(self, reward_mode: str) -> Outcome:
         """Every point was paid at the end of its round (`pop_rewards`): the final rewards are zero."""
         if not self.over:
             raise RuntimeError("the game is not over")
         n = self.num_players
+        revealed = self.reveal()
         scores = list(self.table.scores)
         best = max(scores)
         winners = tuple(s for s in range(n) if scores[s] == best)
-        rounds = [self._round_record(finished) for finished in self.finished]
-        last = rounds[-1]
-        info = {
-            "result": SeatText(f"{{all}} with {best} point(s)", winners),
-            "winners": SeatList(winners),
-            "scores": PerSeat(scores),
-            "spy": last["spy"],
-            "location": last["location"],
-            "points": last["points"],
-            "rounds": rounds,
-            "turns": self.table.decisions,
-        }
-        own = {"role": last["roles"], "score": PerSeat(scores), "won": PerSeat(s in winners for s in range(n))}
+        info = {"result": SeatText(f"{{all}} with {best} point(s)", winners), "winners": SeatList(winners),
+                **revealed.info}
+        own = {**revealed.own, "won": PerSeat(s in winners for s in range(n))}
         return Outcome(winners=winners, rewards=(0.0,) * n, info=info, own=own)
 
+    def _round_records(self) -> list[dict]:
+        return [self._round_record(finished) for finished in self.finished]
+
     def _round_record(self, finished: FinishedRound) -> dict:
-        """A finished round as the final infos tell it."""
+        """A finished round as the infos tell it: every card is shown at the end of a round."""
         location = self.places.locations[finished.location]
         spy = finished.spy
         return {
@@ -300,6 +364,8 @@ class SpyfallGame(RulesEngine):
             "location": location.name,
             "roles": PerSeat("Spy" if s == spy else location.roles[role] for s, role in enumerate(finished.roles)),
             "result": RESULTS[finished.result],
+            "convicted": SeatRef(finished.convicted),
+            "accuser": SeatRef(finished.accuser),
             "points": PerSeat(finished.points),
         }
 
@@ -329,8 +395,9 @@ class SpyfallGame(RulesEngine):
 
     def _accuse(self, actor: int, offset: int, events: list) -> None:
         table = self.table
-        if table.decision == WINDOW:
+        if not table.time_up:
             table.accusation_used[actor] = 1
+        self.interrupted = table.decision
         accused = (actor + offset) % self.num_players
         table.accuser, table.accused = actor, accused
         table.voters = self.seats.voters[actor][accused]
@@ -370,8 +437,7 @@ class SpyfallGame(RulesEngine):
         self.spy = self._spies[r] if r < len(self._spies) else int(self.rng.integers(n))
         self.roles = self._roles[r] if r < len(self._roles) else self._deal_roles()
         self.final_turns = self.window_turns = 0
-        # no location of an earlier round may be named
-        self._window_masks = self.masks.window_without(table.played) if table.played else self.masks.window
+        self._round_masks = self.masks.of_round(table.played)  # no location of an earlier round may be named
         events.append(RoundStarted(self.everyone, r, table.dealer))
         for s in range(n):
             events.append(Dealt((s,), s, NOBODY if s == self.spy else self.location, self.roles[s]))
@@ -435,11 +501,14 @@ class SpyfallGame(RulesEngine):
         table.votes_cast = 0
         self.ballots = {}
         if not convicted:
-            self._next_turn(events)
+            if self.interrupted in (WINDOW, FINAL_ACCUSATION):
+                self._next_turn(events)
+            else:  # the question still to ask, or to answer
+                self._ask(self.interrupted, accuser)
             return
         is_spy = accused == self.spy
         events.append(CardRevealed(self.everyone, accused, is_spy))
-        self._end_round(SPY_CONVICTED if is_spy else NON_SPY_CONVICTED, events, accuser=accuser)
+        self._end_round(SPY_CONVICTED if is_spy else NON_SPY_CONVICTED, events, accuser=accuser, convicted=accused)
 
     def _round_points(self, result: int, accuser: int) -> list[int]:
         points = [0] * self.num_players
@@ -452,7 +521,7 @@ class SpyfallGame(RulesEngine):
             points[accuser] = ACCUSER_OF_THE_SPY_POINTS
         return points
 
-    def _end_round(self, result: int, events: list, accuser: int = NOBODY) -> None:
+    def _end_round(self, result: int, events: list, accuser: int = NOBODY, convicted: int = NOBODY) -> None:
         table = self.table
         points = self._round_points(result, accuser)
         scores, rewards = table.scores, self._rewards
@@ -460,15 +529,18 @@ class SpyfallGame(RulesEngine):
             if earned:
                 scores[s] += earned
                 rewards[s] = rewards.get(s, 0.0) + earned
-        finished = FinishedRound(table.round, table.dealer, self.spy, self.location, self.roles, result, points)
+        finished = FinishedRound(table.round, table.dealer, self.spy, self.location, self.roles, result, points,
+                                 convicted, accuser)
         self.finished.append(finished)
-        events.append(RoundOver(self.everyone, table.round, self.spy, self.location, result, tuple(points)))
+        events.append(RoundOver(self.everyone, table.round, self.spy, self.location, result, tuple(points), convicted,
+                                accuser))
         table.played.append(self.location)
         if table.round + 1 == self.config.num_rounds:
-            self.over = True
+            self.over = True  # the outcome tells every round
             self._ask(GAME_OVER, NOBODY)
             events.append(GameOver(self.everyone))
             return
+        self._told = {"rounds": self._round_records()}
         table.round += 1
         table.dealer = self.spy  # the spy of a round deals the next
         table.clear_round()
@@ -492,8 +564,10 @@ class SpyfallGame(RulesEngine):
             raise ValueError(f"setup roles of round {r + 1} need that round's location and spy in the setup")
         names = self.places.locations[locations[r]].roles
         spy = spies[r]
-        if not isinstance(seats, (list, tuple)) or len(seats) != n:
-            raise ValueError(f"setup roles of round {r + 1} must name a role per seat ({n}), None for the spy")
+        seats = check_sequence(f"setup roles of round {r + 1}", seats)
+        if len(seats) != n:
+            raise ValueError(f"setup roles of round {r + 1} must name a role per seat ({n}), None for the spy; "
+                             f"got {len(seats)} entries")
         if seats[spy] is not None or any(s != spy and name not in names for s, name in enumerate(seats)):
             raise ValueError(
                 f"setup roles of round {r + 1}: the spy (seat {spy}) gets None, every other seat a role of "

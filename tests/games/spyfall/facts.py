@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from hidden_role_envs.games.spyfall.actions import GUESS, PASS, VOTE
+from hidden_role_envs.games.spyfall.actions import ACCUSE, ASK, GUESS, PASS, VOTE
 from hidden_role_envs.games.spyfall.locations import DEFAULT_LOCATIONS
-from tests.support import Twin
+from hidden_role_envs.games.spyfall.rules import longest_game
+from tests.support import PublicTwin, Twin
 
 CONFIGS = [(5, {"num_rounds": 3, "question_limit": 6}), (4, {"num_rounds": 2, "question_limit": 1})]
 GAMES_PER_TABLE = 300  # x 6 player counts, and 100 for each other configuration: 2,000 games
@@ -81,6 +82,26 @@ def twins(n: int) -> list[Twin]:
     return cases
 
 
+def public_twins(n: int) -> list[PublicTwin]:
+    """Only which attribute is asked differs (the same seat is asked); only who is accused differs (the two seats
+    furthest to the accuser's left, so that the votes start in the same order)."""
+
+    def attributes(env):
+        u = env.unwrapped
+        mask = u.observe(env.agent_selection)["action_mask"]
+        asks = [a for a in u.actions.of_kind[ASK] if mask[a]]
+        return (asks[0], asks[1]) if asks else None
+
+    def accused(env):
+        u = env.unwrapped
+        mask = u.observe(env.agent_selection)["action_mask"]
+        furthest = [u.actions.id_of(ACCUSE, k) for k in (n - 2, n - 1)]
+        return tuple(furthest) if all(mask[a] for a in furthest) else None
+
+    return [PublicTwin(attributes, seed=seed) for seed in range(3)] + [PublicTwin(accused, seed=seed)
+                                                                        for seed in range(3)]
+
+
 # --- invariants -------------------------------------------------------------
 
 
@@ -145,6 +166,7 @@ def check_end(env, info: dict, received: dict[str, float]) -> None:
     agents = env.possible_agents
     check_deal(engine)
     check_table(engine)
+    assert engine.turns_played <= longest_game(engine.config)
     rounds = info["rounds"]
     assert len(rounds) == env.unwrapped.config.num_rounds
     assert len({r["location"] for r in rounds}) == len(rounds)

@@ -82,3 +82,15 @@ def test_the_bot_beats_random_play_in_the_same_seats():
             info = play_game(env, players, seed=game)
             wins[who] += f"player_{seat}" in info["winners"]
     assert wins["bot"] > wins["random"] + 0.15 * games, wins
+
+
+def test_the_non_spy_asks_the_question_whose_answer_tells_the_spy_most():
+    """As documented: the attribute splitting the locations most evenly, the most a true answer can tell the spy."""
+    env = spyfall_v0.env(num_players=5)
+    env.reset(seed=0, options={"setup": {"dealer": 0, "spies": [1]}})
+    config = env.unwrapped.config
+    _, (_, attribute) = env.unwrapped.actions.meaning[SpyfallScriptedPlayer(config, seed=0)(env.observe("player_0"))]
+    share = config.places.matrix.mean(axis=0)  # the spy's prior is uniform over the locations
+    told = -(share * np.log2(share) + (1 - share) * np.log2(1 - share))  # bits a true answer tells it, on average
+    assert told[attribute] == told.max() and told.max() > 0.99
+

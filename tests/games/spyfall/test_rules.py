@@ -14,6 +14,7 @@ the next in turn order); in expectations seats are absolute.
 from __future__ import annotations
 
 import math
+import pickle
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from hidden_role_envs.games.spyfall import GAME
 from hidden_role_envs.games.spyfall.actions import ASK
 from hidden_role_envs.games.spyfall.locations import ATTRIBUTES, DEFAULT_LOCATIONS
 from hidden_role_envs.games.spyfall.rules import RESULTS
-from tests.support import check_allowed, check_forbidden, check_legal, one_hot
+from tests.support import check_allowed, check_forbidden, check_legal, one_hot, play_trace, uniform_choice
 from tests.support import relative as rel
 
 NAMES = [loc.name for loc in DEFAULT_LOCATIONS]
@@ -119,6 +120,13 @@ def asks_of(n: int, offsets) -> set[str]:
     return {f"ask +{k} about {a}" for k in offsets for a in ATTRIBUTES}
 
 
+def accusations(n: int) -> set[str]:
+    return {f"accuse +{k}" for k in range(1, n)}
+
+
+GUESSES = {f"guess {x}" for x in NAMES}
+
+
 # --- expectations ------------------------------------------------------------
 
 
@@ -172,19 +180,20 @@ def check_question(env, value):
             assert np.array_equal(attr, one_hot(len(ATTRIBUTES), ATTRIBUTES.index(attribute)))
 
 
-def check_history(env, value):
-    """[(asker, target, attribute, yes), ...] most recent first, in every seat's history blocks."""
+def check_exchanges(env, value):
+    """[(asker, target, attribute, yes or None while it waits), ...] in the order asked, in every seat's record."""
     n = env.unwrapped.num_players
     for observer in range(n):
-        askers, targets = block(env, observer, "history_asker"), block(env, observer, "history_target")
-        attrs, answers = block(env, observer, "history_attribute"), block(env, observer, "history_answer")
+        askers, targets = block(env, observer, "exchange_asker"), block(env, observer, "exchange_target")
+        attrs, answers = block(env, observer, "exchange_attribute"), block(env, observer, "exchange_answer")
+        assert len(askers) == env.unwrapped.config.question_limit
         for row in range(len(askers)):
             if row < len(value):
                 asker, target, attribute, yes = value[row]
                 assert np.array_equal(askers[row], one_hot(n, rel(asker, observer, n)))
                 assert np.array_equal(targets[row], one_hot(n, rel(target, observer, n)))
                 assert np.array_equal(attrs[row], one_hot(len(ATTRIBUTES), ATTRIBUTES.index(attribute)))
-                assert np.array_equal(answers[row], one_hot(2, 0 if yes else 1))
+                assert np.array_equal(answers[row], one_hot(2, None if yes is None else 0 if yes else 1))
             else:
                 assert not (askers[row].any() or targets[row].any() or attrs[row].any() or answers[row].any())
 
@@ -252,6 +261,51 @@ def check_last_vote(env, value):
         for s in no:
             expected[3, rel(s, observer, n)] = 1
         assert np.array_equal(last, expected)
+
+
+def check_accusations(env, value):
+    """{(time up, accuser): (accused, yes seats, no seats)}: this round's accusations and their votes; every other
+    entry is zero; in every seat's record."""
+    n = env.unwrapped.num_players
+    for observer in range(n):
+        accused_by = np.zeros((2, n, n), dtype=np.float32)
+        votes = np.zeros((2, n, n, 2), dtype=np.float32)
+        for (time_up, accuser), (accused, yes, no) in value.items():
+            accused_by[int(time_up), rel(accuser, observer, n), rel(accused, observer, n)] = 1
+            for seats, column in ((yes, 0), (no, 1)):
+                for seat in seats:
+                    votes[int(time_up), rel(accuser, observer, n), rel(seat, observer, n), column] = 1
+        assert np.array_equal(block(env, observer, "accusations"), accused_by)
+        assert np.array_equal(block(env, observer, "accusation_votes"), votes)
+
+
+def check_rounds(env, value):
+    """[(spy, location, convicted or None, accuser or None, points, result), ...]: the finished rounds, in every
+    seat's record and in every seat's infos["rounds"]."""
+    n = env.unwrapped.num_players
+    rows = env.unwrapped.config.num_rounds
+    for observer in range(n):
+        expected = {name: np.zeros_like(block(env, observer, name)) for name in
+                    ("round_spy", "round_location", "round_convicted", "round_accuser", "round_points",
+                     "round_result")}
+        for r, (spy, location, convicted, accuser, points, result) in enumerate(value):
+            expected["round_spy"][r, rel(spy, observer, n)] = 1
+            expected["round_location"][r, NAMES.index(location)] = 1
+            if convicted is not None:
+                expected["round_convicted"][r, rel(convicted, observer, n)] = 1
+                expected["round_accuser"][r, rel(accuser, observer, n)] = 1
+            expected["round_points"][r] = [points[(observer + k) % n] for k in range(n)]
+            expected["round_result"][r, RESULTS.index(result)] = 1
+        for name, array in expected.items():
+            assert array.shape[0] == rows
+            assert np.array_equal(block(env, observer, name), array), (name, observer)
+    for agent in env.agents:
+        told = [(r["spy"], r["location"], r["convicted"], r["accuser"], r["points"], r["result"])
+                for r in env.infos[agent]["rounds"]]
+        assert told == [(f"player_{spy}", location, None if convicted is None else f"player_{convicted}",
+                         None if accuser is None else f"player_{accuser}",
+                         {f"player_{s}": p for s, p in enumerate(points)}, result)
+                        for spy, location, convicted, accuser, points, result in value], agent
 
 
 def check_accusation_used(env, value):
@@ -339,13 +393,15 @@ CHECKS = {
     "forbidden": check_forbidden,
     "cards": check_cards,
     "question": check_question,
-    "history": check_history,
+    "exchanges": check_exchanges,
     "answers": check_answers,
     "cannot_ask": check_cannot_ask,
     "accusation": check_accusation,
     "votes_cast": check_votes_cast,
     "my_vote": check_my_vote,
     "last_vote": check_last_vote,
+    "accusations": check_accusations,
+    "rounds": check_rounds,
     "accusation_used": check_accusation_used,
     "clock": check_clock,
     "dealer": check_dealer,
@@ -386,7 +442,7 @@ def test_documented_action_examples_and_count_at_five_players():
 def test_block_sizes_follow_the_seats_attributes_and_locations(n):
     fields = spyfall_v0.env(num_players=n).unwrapped.observation_fields
     assert fields["answers"].stop - fields["answers"].start == n * 23 * 2
-    assert fields["history_asker"].stop - fields["history_asker"].start == 8 * n
+    assert fields["exchange_asker"].stop - fields["exchange_asker"].start == 16 * n  # question_limit rows
     assert fields["location_belief"].stop - fields["location_belief"].start == 26
 
 
@@ -424,9 +480,37 @@ def test_a_game_shows_every_kind_of_event_as_a_line_to_those_who_saw_it():
     assert kinds == {kind.kind for kind in GAME.events}
 
 
+def test_the_event_history_encodes_every_kind_of_event_within_its_bounds():
+    length = 12
+    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3, history_length=length)
+    space = env.observation_space("player_0")["observation"]
+    kinds = [kind.kind for kind in GAME.events]
+    encoded = set()
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        pass_id = env.unwrapped.string_to_action("pass")
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            for name in env.agents:
+                vector = env.observe(name)["observation"]
+                assert space.contains(vector)
+                rows = vector[env.unwrapped.observation_fields["history"]].reshape(length, -1)
+                seen = [event["kind"] for event in env.unwrapped.history(name)][::-1][:length]  # most recent first
+                assert [kinds[int(np.argmax(row[: len(kinds)]))] for row in rows[: len(seen)]] == seen
+                assert not rows[len(seen):].any()
+                encoded.update(seen)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            env.step(pass_id if mask[pass_id] and rng.random() < 0.8 else int(rng.choice(np.flatnonzero(mask))))
+    assert encoded == set(kinds)
+
+
 def test_max_turns_counts_decisions_and_truncates_without_reward():
     env = spyfall_v0.env(num_players=5, max_turns=3)
-    env.reset(seed=0, options={"setup": {"dealer": 0, "spies": [1]}})
+    env.reset(seed=0, options={"setup": {"dealer": 0, "locations": ["Bank"], "spies": [1]}})
     moves = ["ask +2 about loud", "answer yes", "pass"]
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -434,11 +518,40 @@ def test_max_turns_counts_decisions_and_truncates_without_reward():
             assert truncated and not terminated
             assert reward == 0
             assert info["truncated_after_turns"] == 3
+            assert info["result"] == "truncated" and info["winners"] == []
+            assert (info["spy"], info["location"], info["rounds"]) == ("player_1", "Bank", [])  # the cards are shown
+            assert info["points"] == {a: 0 for a in env.possible_agents}
+            assert info["role"] == ("Spy" if agent == "player_1" else info["role"])
             env.step(None)
             continue
         env.step(env.unwrapped.string_to_action(moves.pop(0)))
     assert env.unwrapped.engine.turns_played == 3
     assert not env.unwrapped.engine.is_over
+
+
+def longest_play(env, obs) -> int:
+    """Every seat accuses at its first question or answer, never in a window, and again when time is up; every
+    vote is no; nobody names a location; every question goes to the left neighbour, so that every seat is asked:
+    the longest game there is."""
+    legal = {env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(obs["action_mask"])}
+    if env.unwrapped.engine.table.time_up or legal & {"ask +1 about loud", "answer yes"}:
+        order = ("accuse +1", "ask +1 about loud", "answer yes", "vote no")
+    else:
+        order = ("vote no", "pass")
+    return env.unwrapped.string_to_action(next(name for name in order if name in legal))
+
+
+@pytest.mark.parametrize("n, question_limit", [(3, 16), (5, 16), (8, 16), (8, 7)])
+def test_the_default_turn_limit_is_twice_the_longest_game(n, question_limit):
+    env = spyfall_v0.env(num_players=n, num_rounds=2, question_limit=question_limit)
+    longest = 2 * (question_limit * (n + 2) + 2 * n * (n - 1))  # the documented bound, for 2 rounds
+    assert env.max_turns == 2 * longest
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        assert not truncated
+        env.step(None if terminated else longest_play(env, obs))
+    assert env.unwrapped.game_over and env.unwrapped.engine.turns_played == longest
 
 
 # === The deal ==================================================================
@@ -468,8 +581,9 @@ DEAL = [
     Scenario(
         "the dealer asks first, anyone about anything",
         5, [],
-        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)), "dealer": 0, "round": (1, 1), "clock": (16, False),
-         "cannot_ask": None, "question": None, "history": [], "accusation_used": []},
+        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)) | accusations(5), "dealer": 0, "round": (1, 1),
+         "clock": (16, False), "cannot_ask": None, "question": None, "exchanges": [], "accusation_used": [],
+         "accusations": {}, "rounds": []},
     ),
     Scenario("the first dealer may be any seat", 6, [], {"ask": ("ask", 4), "dealer": 4}, dealer=4),
     Scenario(
@@ -496,12 +610,13 @@ QUESTIONS = [
     Scenario(
         "a question waits for its target's answer, in public",
         5, ASK_LOUD,
-        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"}, "question": (0, 2, "loud")},
+        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"} | ACCUSE_ANYONE, "question": (0, 2, "loud"),
+         "exchanges": [(0, 2, "loud", None)]},
     ),
     Scenario(
         "the answer is public and opens the window at the answerer's left",
         5, ASKED_AND_ANSWERED,
-        {"ask": ("window", 3), "question": None, "history": [(0, 2, "loud", False)],
+        {"ask": ("window", 3), "question": None, "exchanges": [(0, 2, "loud", False)],
          "answers": {(2, "loud"): (0, 1)}, "clock": (15, False), "legal": {"pass"} | ACCUSE_ANYONE},
     ),
     Scenario(
@@ -512,36 +627,36 @@ QUESTIONS = [
     Scenario(
         "then the asked player asks, anyone but the player who just asked them",
         5, ASKED_AND_ANSWERED + window(5, 2),
-        {"ask": ("ask", 2), "cannot_ask": 0, "legal": asks_of(5, [1, 2, 4])},
+        {"ask": ("ask", 2), "cannot_ask": 0, "legal": asks_of(5, [1, 2, 4]) | ACCUSE_ANYONE},
     ),
     Scenario(
         "3 players: the one who was asked must ask the third player",
         3, exchange(3, 0, 1, "indoors", True),
-        {"ask": ("ask", 1), "legal": asks_of(3, [1])},
+        {"ask": ("ask", 1), "legal": asks_of(3, [1]) | accusations(3) | GUESSES},  # seat 1 is the spy
     ),
     Scenario(
         "anyone may lie: a non-spy at the Bank may say it is not indoors",
         5, [ask(5, 0, 2, "indoors"), answer(2, False)],
-        {"history": [(0, 2, "indoors", False)], "answers": {(2, "indoors"): (0, 1)}},
+        {"exchanges": [(0, 2, "indoors", False)], "answers": {(2, "indoors"): (0, 1)}},
     ),
     Scenario(
         "the spy may answer either way",
         5, [ask(5, 0, 1, "weapons")],
-        {"ask": ("answer", 1), "legal": {"answer yes", "answer no"}},
+        {"ask": ("answer", 1), "allowed": {"answer yes", "answer no"}},
     ),
     Scenario(
-        "the history keeps the exchanges, most recent first, and the tallies count every answer",
+        "the record keeps the exchanges in the order asked, and the tallies count every answer",
         5,
         exchange(5, 0, 2, "loud", False) + exchange(5, 2, 4, "loud", True) + exchange(5, 4, 3, "weapons", True)
         + exchange(5, 3, 1, "loud", True),
-        {"history": [(3, 1, "loud", True), (4, 3, "weapons", True), (2, 4, "loud", True), (0, 2, "loud", False)],
+        {"exchanges": [(0, 2, "loud", False), (2, 4, "loud", True), (4, 3, "weapons", True), (3, 1, "loud", True)],
          "answers": {(2, "loud"): (0, 1), (4, "loud"): (1, 0), (3, "weapons"): (1, 0), (1, "loud"): (1, 0)},
          "clock": (12, False), "ask": ("ask", 1), "cannot_ask": 3},
     ),
     Scenario(
         "only the player who just asked is barred: an earlier asker may be asked",
         4, exchange(4, 0, 2, "loud", True) + exchange(4, 2, 3, "loud", True),
-        {"ask": ("ask", 3), "legal": asks_of(4, [1, 2])},  # seats 0 and 1, not 2
+        {"ask": ("ask", 3), "legal": asks_of(4, [1, 2]) | accusations(4)},  # seats 0 and 1, not 2
     ),
 ]
 
@@ -551,16 +666,17 @@ def test_questions(sc):
     run(sc)
 
 
-def test_the_history_keeps_the_last_eight_exchanges():
-    actions = []
-    for i in range(10):  # seat i asks its left neighbour, who asks next
-        actions += exchange(5, i % 5, (i + 1) % 5, ATTRIBUTES[i], i % 2 == 0)
-    env = new_env(5)
+@pytest.mark.parametrize("question_limit", [16, 20])
+def test_the_record_keeps_every_exchange_of_the_round(question_limit):
+    actions, exchanges = [], []
+    for i in range(question_limit):  # seat i asks its left neighbour, who asks next
+        asker, target, attribute = i % 5, (i + 1) % 5, ATTRIBUTES[i % len(ATTRIBUTES)]
+        actions += exchange(5, asker, target, attribute, i % 2 == 0)
+        exchanges.append((asker, target, attribute, i % 2 == 0))
+    env = new_env(5, question_limit=question_limit)
     play(env, actions)
-    hist = block(env, 3, "history_attribute")
-    assert len(hist) == 8
-    assert [ATTRIBUTES[int(np.argmax(row))] for row in hist] == [ATTRIBUTES[i] for i in range(9, 1, -1)]
-    assert block(env, 3, "answers").sum() == 10  # the tallies keep them all
+    check(env, {"exchanges": exchanges, "clock": (0, True)})
+    assert block(env, 3, "answers").sum() == question_limit
 
 
 # === The interruption window and accusations =================================
@@ -590,6 +706,7 @@ WINDOW = [
         "then every vote is shown; one no acquits and the window goes on with the accuser's left neighbour",
         5, ASKED_AND_ANSWERED + [accuse(5, 3, 0)] + vote(5, 3, 0, no=(1,)),
         {"ask": ("window", 4), "last_vote": (3, 0, [3, 4, 2], [1]), "accusation": None, "votes_cast": [],
+         "accusations": {(False, 3): (0, [3, 4, 2], [1])},
          "my_vote": {s: None for s in range(5)}, "clock": (15, False)},
     ),
     Scenario(
@@ -622,6 +739,65 @@ def test_window_and_accusations(sc):
     run(sc)
 
 
+# === Stopping the clock at any moment ============================================
+# The rulebook lets the spy stop the clock at any moment while it runs, and each player accuse once per round at
+# any time: so both are offered at every decision of that player while the clock runs, asking and answering too.
+
+SPY_ASKED = [ask(5, 0, 1, "loud")]  # the dealer asks the spy (seat 1)
+ACCUSED_WHILE_ASKING = [accuse(5, 0, 3)] + vote(5, 0, 3, no=(1,))  # the dealer accuses seat 3 before asking; acquitted
+
+CLOCK = [
+    Scenario(
+        "the spy may name the location when it is to ask",
+        5, [],
+        {"ask": ("ask", 1), "legal": asks_of(5, range(1, 5)) | ACCUSE_ANYONE | GUESSES},
+        dealer=1,
+    ),
+    Scenario(
+        "a spy asked a question may name the location instead of answering",
+        5, SPY_ASKED,
+        {"ask": ("answer", 1), "legal": {"answer yes", "answer no"} | ACCUSE_ANYONE | GUESSES},
+    ),
+    Scenario(
+        "the spy who names the location instead of answering ends the round",
+        5, SPY_ASKED + ["1: guess Bank"],
+        {"ask": "over", "rewards": [0, 4, 0, 0, 0], "winners": [1]},
+    ),
+    Scenario(
+        "an asker may accuse before asking; once acquitted, it asks",
+        5, ACCUSED_WHILE_ASKING,
+        {"ask": ("ask", 0), "legal": asks_of(5, range(1, 5)), "accusation_used": [0], "clock": (16, False),
+         "last_vote": (0, 3, [0, 4, 2], [1])},
+    ),
+    Scenario(
+        "the seat asked may accuse instead of answering; once acquitted, the question still waits for its answer",
+        5, ASK_LOUD + [accuse(5, 2, 4)] + vote(5, 2, 4, no=(3,)),
+        {"ask": ("answer", 2), "legal": {"answer yes", "answer no"}, "question": (0, 2, "loud"),
+         "accusation_used": [2], "clock": (16, False)},
+    ),
+    Scenario(
+        "the accusation used while asking is the seat's one of the round: in its window it may only pass",
+        5, ACCUSED_WHILE_ASKING + [ask(5, 0, 2, "loud"), answer(2, True), "3: pass", "4: pass"],
+        {"ask": ("window", 0), "legal": {"pass"}},
+    ),
+    Scenario(
+        "an accusation made while asking convicts like any other",
+        5, [accuse(5, 0, 1)] + vote(5, 0, 1),
+        {"ask": "over", "rewards": [2, 0, 1, 1, 1]},
+    ),
+    Scenario(
+        "no one may stop the clock while it is stopped: a voter may only vote, the spy too",
+        5, [accuse(5, 0, 3)],
+        {"ask": ("vote", 1), "legal": {"vote yes", "vote no"}},
+    ),
+]
+
+
+@table_test(CLOCK)
+def test_stopping_the_clock(sc):
+    run(sc)
+
+
 # === Time up ===================================================================
 
 ONE_QUESTION = {"question_limit": 1}
@@ -651,6 +827,14 @@ TIME_UP = [
         5, exchange(5, 0, 2, "loud", True)[:2] + [accuse(5, 3, 0)] + vote(5, 3, 0, no=(4,)) + window(5, 3, seats=4)
         + ["0: pass", "1: pass", "2: pass"],
         {"ask": ("time up", 3), "allowed": {"accuse +1"}, "accusation_used": [3]},
+        kwargs=ONE_QUESTION,
+    ),
+    Scenario(
+        "the record keeps every accusation of the round and each seat's vote, while the clock ran and once time was up",
+        5, exchange(5, 0, 2, "loud", True)[:2] + [accuse(5, 3, 0)] + vote(5, 3, 0, no=(4,)) + window(5, 3, seats=4)
+        + ["0: pass", "1: pass", "2: pass", accuse(5, 3, 4)] + vote(5, 3, 4, no=(2,)),
+        {"ask": ("time up", 4), "accusations": {(False, 3): (0, [3, 1, 2], [4]), (True, 3): (4, [3, 0, 1], [2])},
+         "last_vote": (3, 4, [3, 0, 1], [2])},
         kwargs=ONE_QUESTION,
     ),
     Scenario(
@@ -730,19 +914,31 @@ ROUNDS = [
         5, ROUND_ONE,
         {"rewards": [1, 0, 1, 1, 1], "scores": [1, 0, 1, 1, 1], "ask": ("ask", 1), "dealer": 1, "round": (2, 2),
          "played": ["Bank"], "cards": {3: "Spy"},
-         "history": [], "answers": {}, "clock": (16, False), "last_vote": None},
+         "exchanges": [], "answers": {}, "clock": (16, False), "last_vote": None, "accusations": {},
+         "rounds": [(1, "Bank", None, None, [1, 0, 1, 1, 1], "the spy named the wrong location: the non-spies win")]},
+        kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
+    ),
+    Scenario(
+        "the end of a round is in every seat's record and infos before the next deal: the spy, the location, the "
+        "convicted seat and its accuser, the points",
+        5, ASKED_AND_ANSWERED + [accuse(5, 3, 1)] + vote(5, 3, 1),
+        {"ask": ("ask", 1), "round": (2, 2), "accusations": {},
+         "rounds": [(1, "Bank", 1, 3, [1, 0, 1, 2, 1], "the spy was convicted: the non-spies win")]},
         kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
     ),
     Scenario(
         "a location of an earlier round is never named again",
         5, ROUND_ONE + exchange(5, 1, 0, "loud", True)[:2] + ["1: pass", "2: pass"],
-        {"ask": ("window", 3), "forbidden": {"guess Bank"}, "allowed": {"guess Beach", "guess Casino"}},
+        {"ask": ("window", 3), "forbidden": {"guess Bank"}, "allowed": {"guess Beach", "guess Casino"},
+         "rounds": [(1, "Bank", None, None, [1, 0, 1, 1, 1], "the spy named the wrong location: the non-spies win")]},
         kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
     ),
     Scenario(
         "the game ends after the last round: the most points win",
         5, ROUND_ONE + exchange(5, 1, 0, "loud", True)[:2] + ["1: pass", "2: pass", "3: guess Beach"],
         {"ask": "over", "rewards": [0, 0, 0, 4, 0], "scores": [1, 0, 1, 5, 1], "winners": [3],
+         "rounds": [(1, "Bank", None, None, [1, 0, 1, 1, 1], "the spy named the wrong location: the non-spies win"),
+                    (3, "Beach", None, None, [0, 0, 0, 4, 0], "the spy named the location: the spy wins")],
          "infos": {"spy": "player_3", "location": "Beach",
                    "scores": {f"player_{s}": v for s, v in enumerate([1, 0, 1, 5, 1])}}},
         kwargs={"num_rounds": 2}, setup=TWO_ROUNDS,
@@ -772,6 +968,21 @@ def test_final_infos_list_every_round():
     assert env.infos["player_3"]["role"] == "Spy"
     assert env.infos["player_0"]["role"] in DEFAULT_LOCATIONS[NAMES.index("Beach")].roles
     assert [env.infos[a]["score"] for a in env.possible_agents] == [1, 0, 1, 5, 1]
+
+
+def test_every_steps_infos_list_the_rounds_finished_so_far():
+    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    told = []  # (rounds finished, what every seat's info said) at every step
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        told.append((len(env.unwrapped.engine.finished), [env.infos[name]["rounds"] for name in env.agents]))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    rounds = info["rounds"]
+    for finished, infos in told:
+        assert all(said == rounds[:finished] for said in infos)
+    assert {finished for finished, _ in told} == {0, 1, 2, 3}
 
 
 def test_a_whole_game_of_26_rounds_visits_every_location_once():
@@ -1097,6 +1308,10 @@ ILLEGAL = [
      ["player_3", "'accuse +1'", "already used your accusation"]),
     ("a non-spy naming the location", {}, ASKED_AND_ANSWERED, "guess Bank",
      ["player_3", "'guess Bank'", "only the spy"]),
+    ("a non-spy naming the location instead of answering", {}, ASK_LOUD, "guess Bank",
+     ["player_2", "'guess Bank'", "only the spy"]),
+    ("a second accusation by an asker who accused already", {}, ACCUSED_WHILE_ASKING, "accuse +1",
+     ["player_0", "'accuse +1'", "already used your accusation"]),
     ("the spy naming the location when time is up", ONE_QUESTION, CLOCK_RUN_OUT + ["0: pass"], "guess Bank",
      ["player_1", "'guess Bank'", "time is up"]),
     ("a vote when none is asked", {}, ASKED_AND_ANSWERED, "vote yes", ["player_3", "'vote yes'", "pass, accuse"]),
@@ -1162,6 +1377,23 @@ BAD_SETUP = [
      ValueError, "a role of Bank"),
     ("a role dealt twice", {**AT_BANK, "roles": [["Teller", None, "Teller", "Manager", "Customer"]]}, ValueError,
      "distinct"),
+    ("a dealer as a string", {"dealer": "0"}, ValueError, "setup dealer"),
+    ("a dealer as True", {"dealer": True}, ValueError, "setup dealer"),
+    ("locations as a string", {"locations": "Bank"}, TypeError, "setup locations must be a list"),
+    ("locations as a dict", {"locations": {"Bank": 0}}, TypeError, "setup locations must be a list"),
+    ("a location as a list", {"locations": [["Bank"]]}, ValueError, "setup locations"),
+    ("spies as a dict", {"spies": {0: 1}}, TypeError, "setup spies must be a list"),
+    ("a spy as True", {"spies": [True]}, ValueError, "setup spies"),
+    ("more spies than rounds", {"spies": [1, 2, 3]}, ValueError, "spies must have at most 2"),
+    ("roles as a dict", {**AT_BANK, "roles": {"player_0": "Teller"}}, TypeError, "setup roles must be a list"),
+    ("a round's roles as a string", {**AT_BANK, "roles": ["Teller"]}, TypeError,
+     "setup roles of round 1 must be a list"),
+    ("a round's roles as a dict", {**AT_BANK, "roles": [{0: "Teller"}]}, TypeError,
+     "setup roles of round 1 must be a list"),
+    ("a role as a number", {**AT_BANK, "roles": [["Teller", None, "Robber", "Manager", 3]]}, ValueError,
+     "setup roles of round 1"),
+    ("more roles than rounds", {**AT_BANK, "roles": [["Teller", None, "Robber", "Manager", "Customer"]] * 3},
+     ValueError, "roles must have at most 2"),
 ]
 
 
@@ -1171,3 +1403,39 @@ def test_bad_setup_raises(name, setup, error, fragment):
     with pytest.raises(error) as raised:
         env.reset(seed=0, options={"setup": setup})
     assert fragment in str(raised.value)
+
+
+def test_a_refused_setup_changes_nothing_and_draws_nothing():
+    env, twin = spyfall_v0.env(num_players=5, num_rounds=2), spyfall_v0.env(num_players=5, num_rounds=2)
+    for each in (env, twin):
+        each.reset(seed=3)
+        play(each, [f"{each.unwrapped.engine.table.dealer}: ask +1 about loud"])
+    state = pickle.dumps(env.unwrapped.engine)
+    for _, setup, error, _ in BAD_SETUP:
+        with pytest.raises(error):
+            env.reset(options={"setup": setup})
+        assert pickle.dumps(env.unwrapped.engine) == state
+    env.reset()  # the next unseeded deal is the one it would have been
+    twin.reset()
+    assert pickle.dumps(env.unwrapped.engine) == pickle.dumps(twin.unwrapped.engine)
+
+
+FULL_SETUP = {
+    "dealer": 2, "locations": ["Bank", "Beach", "Casino"], "spies": [1, 3, 0],
+    "roles": [["Teller", None, "Robber", "Manager"], ["Thief", "Lifeguard", "Kite Surfer", None],
+              [None, "Dealer", "Gambler", "Bouncer"]],
+}
+
+
+def test_a_setup_can_fix_every_draw_of_a_game():
+    """Dealer, and per round the location, the spy and the roles: a game with all of them fixed draws nothing."""
+    traces = []
+    for seed in (0, 1):
+        env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3)
+        env.reset(seed=seed, options={"setup": FULL_SETUP})
+        drawn = env.unwrapped.engine.rng.bit_generator.state
+        traces.append(play_trace(env, uniform_choice(np.random.default_rng(7))))
+        assert env.unwrapped.engine.rng.bit_generator.state == drawn, "the game drew from the generator"
+        assert env.unwrapped.engine.table.round == 2
+    assert traces[0] == traces[1]
+
