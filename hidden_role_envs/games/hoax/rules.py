@@ -359,23 +359,33 @@ class HoaxGame(RulesEngine):
         out, self._out = self._out, []
         return out
 
-    def outcome(self, reward_mode: str) -> Outcome:
-        if not self.over:
-            raise RuntimeError("the game is not over")
+    def reveal(self) -> Outcome:
+        """Every character turned face up (the rulebook's end), the unused ones, who is out and the turns played."""
         n = self.num_players
         names = self.sheet.names
-        winner = self.table.winner
-        rewards = tuple(1.0 if s == winner else -1.0 for s in range(n))
+        characters = PerSeat(names[c] for c in self.characters)
         info = {
-            "result": SeatText(result_template(names, self._won_as), (winner,)),
-            "winners": SeatList((winner,)),
-            "winner": SeatRef(winner),
-            "characters": PerSeat(names[c] for c in self.characters),
+            "characters": characters,
             "unused_characters": [names[c] for c in range(NUM_CHARACTERS) if c not in self.characters],
             "eliminated": SeatList(s for s in range(n) if self.table.eliminated[s]),
             "turns": self.table.turn,
         }
-        own = {"character": PerSeat(names[c] for c in self.characters), "won": PerSeat(s == winner for s in range(n))}
+        return Outcome(winners=(), rewards=(0.0,) * n, info=info, own={"character": characters})
+
+    def outcome(self, reward_mode: str) -> Outcome:
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        n = self.num_players
+        winner = self.table.winner
+        revealed = self.reveal()
+        info = {
+            "result": SeatText(result_template(self.sheet.names, self._won_as), (winner,)),
+            "winners": SeatList((winner,)),
+            "winner": SeatRef(winner),
+            **revealed.info,
+        }
+        own = {**revealed.own, "won": PerSeat(s == winner for s in range(n))}
+        rewards = tuple(1.0 if s == winner else -1.0 for s in range(n))
         return Outcome(winners=(winner,), rewards=rewards, info=info, own=own)
 
     # --- the actions, one method per kind -------------------------------
