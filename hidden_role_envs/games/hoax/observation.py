@@ -19,11 +19,11 @@ from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.games.hoax import events as ev
 from hidden_role_envs.games.hoax.actions import DECISIONS
 from hidden_role_envs.games.hoax.cards import NUM_CHARACTERS, NUM_RESOURCES, RESOURCES, SUPPLY, SUPPLY_PER_TYPE
-from hidden_role_envs.games.hoax.config import HoaxConfig
+from hidden_role_envs.games.hoax.config import DEFAULT_MAX_TURNS, HoaxConfig
 from hidden_role_envs.games.hoax.knowledge import CharacterBeliefs
 
 R, M = NUM_RESOURCES, NUM_CHARACTERS
-CAP = 100  # the record's counts (and the turn number) are clipped here, so the observation has fixed bounds
+CAP = 100  # the record's counts are clipped here (the turn number at the default turn limit): fixed bounds
 SCHEMA = Schema(
     [
         Block("resources", ("n", R), 0, SUPPLY_PER_TYPE, "each seat's resource tokens", rotate=(0,)),
@@ -49,7 +49,8 @@ SCHEMA = Schema(
         Block("immunity_character", (M,), 0, 1, "one-hot: the character of that immunity claim", "turn"),
         Block("votes", ("n", 2), 0, 1, "each seat's ballot in the last vote (thumbs up, thumbs down), from its reveal "
               "until the next Hoax call; a vote in progress shows nothing", "record", rotate=(0,)),
-        Block("turn", (1,), 0, CAP, "turns completed (clipped at 100, as are the counts below)", "record"),
+        Block("turn", (1,), 0, DEFAULT_MAX_TURNS, "turns completed (clipped at 1000; the counts below at 100)",
+              "record"),
         Block("claims", ("n", M, 3), 0, CAP, "each seat's claims by character: privilege claims, immunity claims, "
               "claims a vote showed false", "record", rotate=(0,)),
         Block("hoax_calls", ("n", "n"), 0, CAP, "Hoax calls by each seat (row) on each claimant (column)", "record",
@@ -245,7 +246,7 @@ class HoaxObserver(Observer):
             state[at["decision"] + table.decision] = 1
             state[at["to_act"] + table.to_act] = 1
         state[at["turn_progress"]] = table.claimed
-        state[at["turn"]] = min(table.turn, CAP)
+        state[at["turn"]] = min(table.turn, DEFAULT_MAX_TURNS)
         state[at["turn_progress"] + 1] = table.accused
         claim = table.claim
         if claim is not None:

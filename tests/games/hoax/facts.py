@@ -166,7 +166,7 @@ def check_step(env) -> None:
         accusations = vector[fields["accusations"]].reshape(n, n, 2)
         out = accusations[:, :, 0].any(axis=0) | accusations[:, :, 1].any(axis=1)  # rightly accused, wrong accusers
         assert out.tolist() == [table.eliminated[(seat + k) % n] for k in range(n)]
-        assert vector[fields["turn"]][0] == min(table.turn, 100)
+        assert vector[fields["turn"]][0] == min(table.turn, 1000)
 
 
 def check_end(env, info: dict, received: dict[str, float]) -> None:

@@ -29,6 +29,7 @@ from hidden_role_envs.core.history import EventEncoding
 from hidden_role_envs.games.hoax import events as ev
 from hidden_role_envs.games.hoax.actions import ACCUSE, VOTE
 from hidden_role_envs.games.hoax.cards import SUPPLY
+from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
 from hidden_role_envs.games.hoax.config import configure
 from hidden_role_envs.games.hoax.rules import HoaxGame
 from tests.games.hoax import facts
@@ -1007,9 +1008,20 @@ def test_documented_action_examples_at_five_players():
     assert {a: env.action_to_string(a) for a in expected} == expected
 
 
-def test_the_default_turn_limit_is_100():
-    assert hoax_v0.env().unwrapped.max_turns == 100
+def test_the_default_turn_limit_is_finite_and_well_above_natural_games():
+    """Tables of scripted players end by the rules within a few hundred turns, or come to a standstill."""
     assert hoax_v0.env(max_turns=None).unwrapped.max_turns is None
+    env = hoax_v0.env(num_players=4)
+    assert env.unwrapped.max_turns == 1000
+    lengths = {}
+    for seed in (23, 1):
+        bot = HoaxScriptedPlayer(env.unwrapped.config, seed=seed)
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else bot(obs))
+        lengths[seed] = (env.unwrapped.game_over, env.unwrapped.engine.turns_played)
+    assert lengths == {23: (True, 165), 1: (False, 1000)}  # a natural game longer than 100 turns; a standstill
 
 
 def test_the_first_player_and_the_deal_are_drawn_from_the_seed():
@@ -1326,7 +1338,7 @@ def test_the_record_counts_stop_at_100():
     for turn in range(3 * 101):  # 101 claims each
         seat = turn % 3
         play(env, [f"{seat}: claim Lover Evidence"] + no_calls(seat, 3) + [f"{seat}: end turn"])
-    assert record(env, 0, "turn", ()).tolist() == [100]
+    assert record(env, 0, "turn", ()).tolist() == [303]
     assert record(env, 0, "claims")[:, CHARACTERS.index(LOV), 0].tolist() == [100, 100, 100]
     space = env.observation_space("player_0")["observation"]
     assert space.contains(env.unwrapped.observe("player_0")["observation"])
