@@ -11,6 +11,8 @@ places to its left (seat (observer + k) mod n).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from hidden_role_envs.core.events import ByKind
@@ -114,7 +116,7 @@ class HoaxObserver(Observer):
                 ev.Investigated: self._investigated,
                 ev.FirstPlayer: None,
                 ev.TurnStarted: None,
-                ev.TurnEnded: None,
+                ev.TurnEnded: self._turn_ended,
                 ev.NoHoax: None,
                 ev.Voted: None,
                 ev.VoteCast: None,
@@ -132,6 +134,7 @@ class HoaxObserver(Observer):
         self.beliefs = CharacterBeliefs(n, NUM_CHARACTERS, n)
         self.own = [NOBODY] * n
         self._knowledge_changed = [True] * n
+        self._investigations_shown = self._votes_revealed_count = 0
         self.known["supply"][:] = SUPPLY_PER_TYPE
         self.known["hoax_holder"][n] = 1  # in the centre
 
@@ -156,6 +159,9 @@ class HoaxObserver(Observer):
         else:
             self.known["resources"][holder, resource] = self.table.resources[holder][resource]
 
+    def _turn_ended(self, e) -> None:
+        self.known["turn"][0] = min(self.table.turn, DEFAULT_MAX_TURNS)
+
     def _claimed(self, e) -> None:
         self._count(self.known["claims"], e.claimant, e.character, 0)
 
@@ -166,14 +172,19 @@ class HoaxObserver(Observer):
         self._count(self.known["investigations"], e.investigator, e.target)
 
     def _shown(self, e) -> None:
-        """The investigator sees the four cards, and so does the target, who drew them."""
-        self.beliefs.see_one_of(e.seen_by, e.target, e.cards)
-        self._knowledge_changed_for(e.seen_by)
+        """The investigator sees the four cards, and so does the target, who drew them (and learns nothing of
+        the deal from them: it knows its own card)."""
+        investigator = (e.investigator,)
+        self.beliefs.see_one_of(investigator, e.target, e.cards)
+        self._knowledge_changed_for(investigator)
         cards = list(e.cards)
         seen = self.known["cards_seen"][e.investigator, e.target]
         shown = self.known["cards_shown"][e.target, e.investigator]
+        self._investigations_shown += 1
         for counts in (seen, shown):
-            counts[cards] = np.minimum(counts[cards] + 1, CAP)
+            counts[cards] += 1
+            if self._investigations_shown > CAP:  # before that no count can pass CAP
+                np.minimum(counts, CAP, out=counts)
 
     def _impostor(self, e) -> None:
         self.known["impostor"][e.seat, e.character] = 1
@@ -182,14 +193,16 @@ class HoaxObserver(Observer):
         self._knowledge_changed_for(e.seen_by)
 
     def _accused_as(self, e) -> None:
-        """The character on the suspicion card: only the accuser and the target know it."""
+        """The character on the suspicion card: only the accuser and the target know it (and only the accuser
+        learns from the answer: the target knows its own card)."""
         self.known["accused_as"][e.accuser, e.target, e.character, 0] = 1
         self.known["accused_as"][e.target, e.accuser, e.character, 1] = 1
+        accuser = (e.accuser,)
         if e.right:
-            self._see(e.seen_by, e.target, e.character)
+            self._see(accuser, e.target, e.character)
         else:
-            self.beliefs.see_not(e.seen_by, e.target, e.character)
-            self._knowledge_changed_for(e.seen_by)
+            self.beliefs.see_not(accuser, e.target, e.character)
+            self._knowledge_changed_for(accuser)
 
     def _accused(self, e) -> None:
         self.known["accusations"][e.accuser, e.target, 0 if e.right else 1] = 1
@@ -204,11 +217,13 @@ class HoaxObserver(Observer):
         self._holder_changed(e)
 
     def _votes_revealed(self, e) -> None:
-        votes = np.asarray(e.votes)
-        ballots = np.stack([votes > 0, votes < 0], axis=1)  # (seat, thumbs up / down)
+        ballots = _ballots(e.votes)
         self.known["votes"][:] = ballots
+        self._votes_revealed_count += 1
         for counts in (self.known["ballots"][:, e.claimant], self.known["ballots_by_character"][:, e.character]):
-            np.minimum(counts + ballots, CAP, out=counts)
+            counts += ballots
+            if self._votes_revealed_count > CAP:  # before that no count can pass CAP
+                np.minimum(counts, CAP, out=counts)
 
     @staticmethod
     def _count(counts, *index) -> None:
@@ -246,7 +261,6 @@ class HoaxObserver(Observer):
             state[at["decision"] + table.decision] = 1
             state[at["to_act"] + table.to_act] = 1
         state[at["turn_progress"]] = table.claimed
-        state[at["turn"]] = min(table.turn, DEFAULT_MAX_TURNS)
         state[at["turn_progress"] + 1] = table.accused
         claim = table.claim
         if claim is not None:
@@ -292,3 +306,12 @@ class HoaxObserver(Observer):
                 for c in np.flatnonzero(self.known["accused_as"][seat, other, :, direction]):
                     lines.append("  " + text.format(agent_name(other), names[c]))
         return "\n".join(lines)
+
+
+@lru_cache(maxsize=4096)
+def _ballots(votes: tuple[int, ...]) -> np.ndarray:
+    """(seat, thumbs up / thumbs down) of a vote revealed, built once per pattern of ballots (read-only)."""
+    votes = np.asarray(votes)
+    ballots = np.stack([votes > 0, votes < 0], axis=1).astype(np.float32)
+    ballots.flags.writeable = False
+    return ballots
