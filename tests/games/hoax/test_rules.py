@@ -1373,3 +1373,22 @@ def test_resources_are_encoded_from_and_to_the_supply_or_a_seat_relative_to_the_
     rows = u.observe("player_2")["observation"][u.observation_fields["history"]].reshape(4, -1)
     took = next(row for row in rows if row[encoding.index[ev.Moved]])  # 1 Prestige from the supply to seat 0
     assert list(took[first:first + 5]) == list(one_hot(5, 4)) and list(took[second:second + 5]) == list(one_hot(5, 2))
+
+
+def test_a_refused_reset_leaves_the_game_in_progress_and_its_suspicion_cards_as_they_were():
+    envs = [hoax_v0.env(num_players=5) for _ in range(2)]
+    for env in envs:
+        env.reset(seed=9, options={"setup": {"characters": FIVE, "first_player": 0}})
+        play(env, FIVE_START + [holding({0: (2, 2, 2)}), "0: investigate +1"])
+    state = pickle.dumps(envs[0].unwrapped.engine)
+    for _, setup, error, _ in BAD_ENTRIES:
+        with pytest.raises(error):
+            envs[0].reset(options={"setup": setup})
+        assert pickle.dumps(envs[0].unwrapped.engine) == state
+    shown = []
+    for env in envs:
+        play(env, ["0: investigate +1"])
+        shown.append([e.cards for e in env.unwrapped.last_events if isinstance(e, ev.Shown)])
+        env.reset()
+    assert shown[0] == shown[1]
+    assert envs[0].unwrapped.engine.characters == envs[1].unwrapped.engine.characters
