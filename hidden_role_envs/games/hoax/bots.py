@@ -33,9 +33,9 @@ How it plays. It never lies and never risks its own elimination:
 
 Against random players its true claims win: random players call Hoax and
 vote thumbs down half the time, and a checked true claim wins at once.
-A table of these honest players can stall (with nobody dealt a character
-whose privilege gives Evidence, nobody can pay for investigations) until
-the turn limit truncates the game.
+A table of these honest players can stall (when the characters dealt never
+bring every seat one token of each type, nobody can pay for investigations)
+until the turn limit truncates the game.
 
 Measured against uniformly random legal play: one scripted seat, the other
 seats random, the scripted seat rotated across games, 2000 seeded games,

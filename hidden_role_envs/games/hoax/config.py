@@ -8,7 +8,7 @@ from hidden_role_envs.core.definition import Argument
 from hidden_role_envs.games.hoax.privileges import CharacterSheet
 from hidden_role_envs.games.hoax.sheet import HOUSE_SHEET
 
-DEFAULT_MAX_TURNS = 100  # RULING: the rulebook has no turn limit
+DEFAULT_MAX_TURNS = 1000  # RULING: the rulebook has none; about three times the longest natural game measured
 
 ARGUMENTS = (
     Argument(

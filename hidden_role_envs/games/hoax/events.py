@@ -2,7 +2,9 @@
 
 Resources move between the seats and the supply (`SUPPLY`, not a seat). A
 claim's fields are absolute seats, with NOBODY where the claim names no
-type or player.
+type or player. An accusation is two events: the suspicion card passed face
+down (`accused_as`: the character named, seen by the accuser and the target
+only) and the target's yes or no (`accused`, seen by everyone).
 """
 
 from __future__ import annotations
@@ -27,13 +29,20 @@ class HoaxWords(Words):
 
 
 class Holder(Field):
-    """Where resources come from or go to: a seat, or the supply."""
+    """Where resources come from or go to: a seat, or the supply; encoded one-hot, the seats relative to the
+    observer, then the supply."""
 
     def readable(self, value, vocab):
         return "supply" if value == SUPPLY else agent_name(value)
 
     def text(self, value, words):
         return words.holder(value)
+
+    def width(self, context):
+        return context.num_players + 1
+
+    def encode(self, value, observer, out, context):
+        out[context.num_players if value == SUPPLY else context.relative(value, observer)] = 1
 
 
 HOLDER = Holder()
@@ -59,9 +68,10 @@ def _claimed(e, w) -> str:
 
 
 def _votes(e, w) -> str:
-    ups = sum(1 for v in e.votes if v > 0)
-    downs = sum(1 for v in e.votes if v < 0)
-    return f"the votes: {ups} thumbs up, {downs} thumbs down"
+    ups = [s for s, v in enumerate(e.votes) if v > 0]
+    downs = [s for s, v in enumerate(e.votes) if v < 0]
+    claim = f"{w.possessive(e.claimant)} claim to be the {w.name('character', e.character)}"
+    return f"the votes on {claim}: thumbs up {w.seats(ups)}; thumbs down {w.seats(downs)}"
 
 
 def _nothing_to_take(e, w) -> str:
@@ -70,8 +80,20 @@ def _nothing_to_take(e, w) -> str:
 
 
 def _accused(e, w) -> str:
-    accused = f"{w.does(e.accuser, 'accuse')} {w.seat(e.target)}"
-    return f"{accused} of being the {w.name('character', e.character)}: {'right' if e.right else 'wrong'}"
+    answer = "yes" if e.right else "no"
+    return f"{w.does(e.accuser, 'accuse')} {w.seat(e.target)}: {w.does(e.target, 'answer')} {answer}"
+
+
+def _accused_as(e, w) -> str:
+    card = f"the suspicion card of the {w.name('character', e.character)}"
+    return f"{w.does(e.accuser, 'pass')} {w.seat(e.target)} {card}, face down"
+
+
+def _shown(e, w) -> str:
+    cards = CHARACTERS.text(e.cards, w)
+    if e.target == w.viewer:
+        return f"you pass {w.seat(e.investigator)} the suspicion cards {cards}"
+    return f"{w.possessive(e.target)} suspicion cards: {cards}"
 
 
 def _game_over(e, w) -> str:
@@ -93,11 +115,13 @@ ImmunityClaimed = event_kind(
     "immunity_claimed", lambda e, w: f"{w.does(e.claimant, 'claim')} the {w.name('character', e.character)}'s immunity",
     claimant=SEAT, character=CHARACTER,
 )
-HoaxCalled = event_kind("hoax_called", lambda e, w: f"{w.does(e.seat, 'call')} Hoax!", seat=SEAT)
+HoaxCalled = event_kind(
+    "hoax_called", lambda e, w: f"{w.does(e.seat, 'call')} Hoax on {w.seat(e.claimant)}!", seat=SEAT, claimant=SEAT
+)
 NoHoax = event_kind("no_hoax", lambda e, w: f"{w.does(e.seat, 'let')} the claim pass", seat=SEAT)
 Voted = event_kind("voted", lambda e, w: f"you voted thumbs {'up' if e.vote > 0 else 'down'}", seat=SEAT, vote=NUMBER)
 VoteCast = event_kind("vote_cast", "{seat} voted", seat=SEAT)
-VotesRevealed = event_kind("votes_revealed", _votes, votes=PER_SEAT)
+VotesRevealed = event_kind("votes_revealed", _votes, votes=PER_SEAT, claimant=SEAT, character=CHARACTER)
 ClaimChecked = event_kind(
     "claim_checked",
     lambda e, w: f"{w.possessive(e.seat)} claim to be the {w.name('character', e.character)} was "
@@ -120,14 +144,14 @@ Swapped = event_kind("swapped", "{claimant} and {other} swap their {resource}", 
                      resource=RESOURCE)
 Investigated = event_kind("investigated", lambda e, w: f"{w.does(e.investigator, 'investigate')} {w.seat(e.target)}",
                           investigator=SEAT, target=SEAT)
-Shown = event_kind("shown", lambda e, w: f"{w.possessive(e.target)} suspicion cards: {CHARACTERS.text(e.cards, w)}",
-                   investigator=SEAT, target=SEAT, cards=CHARACTERS)
-Accused = event_kind("accused", _accused, accuser=SEAT, target=SEAT, character=CHARACTER, right=FLAG)
+Shown = event_kind("shown", _shown, investigator=SEAT, target=SEAT, cards=CHARACTERS)
+AccusedAs = event_kind("accused_as", _accused_as, accuser=SEAT, target=SEAT, character=CHARACTER, right=FLAG)
+Accused = event_kind("accused", _accused, accuser=SEAT, target=SEAT, right=FLAG)
 Eliminated = event_kind("eliminated", _is("out of the game"), seat=SEAT)
 GameOver = event_kind("game_over", _game_over, winner=SEAT, character=CHARACTER)
 
 EVENTS = (
     Dealt, FirstPlayer, TurnStarted, TurnEnded, Claimed, ImmunityClaimed, HoaxCalled, NoHoax, Voted, VoteCast,
     VotesRevealed, ClaimChecked, Impostor, ClaimStands, NoImmunity, Immune, PrivilegeDone, Moved, NothingToTake,
-    Swapped, Investigated, Shown, Accused, Eliminated, GameOver,
+    Swapped, Investigated, Shown, AccusedAs, Accused, Eliminated, GameOver,
 )

@@ -13,8 +13,9 @@ a seat can see either keeps a deal or rules it out:
   `see_one_of`;
 - an impostor token: the claim was false, the seat is not that character:
   `see_not`;
-- an accusation: right, the target is that character (`see`); wrong, it is
-  not (`see_not`); a claim a vote found true: `see`.
+- its own accusation (only the accuser and the target see the character
+  named): right, the target is that character (`see`); wrong, it is not
+  (`see_not`); a claim a vote found true: `see`.
 
 So the exact posterior is uniform over the deals still consistent, and it
 is fully described by one set of ruled-out characters per seat. The

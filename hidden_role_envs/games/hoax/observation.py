@@ -11,16 +11,21 @@ places to its left (seat (observer + k) mod n).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import numpy as np
+
 from hidden_role_envs.core.events import ByKind
 from hidden_role_envs.core.observation import Block, Observer, Schema
 from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.games.hoax import events as ev
 from hidden_role_envs.games.hoax.actions import DECISIONS
 from hidden_role_envs.games.hoax.cards import NUM_CHARACTERS, NUM_RESOURCES, RESOURCES, SUPPLY, SUPPLY_PER_TYPE
-from hidden_role_envs.games.hoax.config import HoaxConfig
+from hidden_role_envs.games.hoax.config import DEFAULT_MAX_TURNS, HoaxConfig
 from hidden_role_envs.games.hoax.knowledge import CharacterBeliefs
 
 R, M = NUM_RESOURCES, NUM_CHARACTERS
+CAP = 100  # the record's counts are clipped here (the turn number at the default turn limit): fixed bounds
 SCHEMA = Schema(
     [
         Block("resources", ("n", R), 0, SUPPLY_PER_TYPE, "each seat's resource tokens", rotate=(0,)),
@@ -44,9 +49,29 @@ SCHEMA = Schema(
         Block("immunity_claimant", ("n",), 0, 1, "one-hot: who answers the privilege with an immunity claim", "turn",
               rotate=(0,)),
         Block("immunity_character", (M,), 0, 1, "one-hot: the character of that immunity claim", "turn"),
-        Block("votes", ("n", 2), 0, 1, "the last revealed vote of each seat (thumbs up, thumbs down); a vote in "
-              "progress shows nothing", "record", rotate=(0,)),
+        Block("votes", ("n", 2), 0, 1, "each seat's ballot in the last vote (thumbs up, thumbs down), from its reveal "
+              "until the next Hoax call; a vote in progress shows nothing", "record", rotate=(0,)),
+        Block("turn", (1,), 0, DEFAULT_MAX_TURNS, "turns completed (clipped at 1000; the counts below at 100)",
+              "record"),
+        Block("claims", ("n", M, 3), 0, CAP, "each seat's claims by character: privilege claims, immunity claims, "
+              "claims a vote showed false", "record", rotate=(0,)),
+        Block("hoax_calls", ("n", "n"), 0, CAP, "Hoax calls by each seat (row) on each claimant (column)", "record",
+              rotate=(0, 1)),
+        Block("ballots", ("n", "n", 2), 0, CAP, "each seat's revealed ballots (row) on each claimant's claims "
+              "(column): thumbs up, thumbs down", "record", rotate=(0, 1)),
+        Block("ballots_by_character", ("n", M, 2), 0, CAP, "each seat's revealed ballots by the character claimed: "
+              "thumbs up, thumbs down", "record", rotate=(0,)),
+        Block("investigations", ("n", "n"), 0, CAP, "investigations by each seat (row) of each seat (column)",
+              "record", rotate=(0, 1)),
+        Block("accusations", ("n", "n", 2), 0, 1, "accusations by each seat (row) of each seat (column): right, "
+              "wrong (the character named stays between the two)", "record", rotate=(0, 1)),
         Block("character", (M,), 0, 1, "one-hot: this seat's own character", "own"),
+        Block("cards_seen", ("n", M), 0, CAP, "the suspicion cards this seat was shown investigating each seat "
+              "(row), counted by character", "own", rotate=(0,)),
+        Block("cards_shown", ("n", M), 0, CAP, "the suspicion cards this seat passed to each investigator (row), "
+              "counted by character: what that seat has seen of it", "own", rotate=(0,)),
+        Block("accused_as", ("n", M, 2), 0, 1, "the character on the suspicion card of an accusation between this "
+              "seat and the seat of the row: passed by this seat, passed to it", "own", rotate=(0,)),
         Block("knowledge", ("n", M), 0, 1, "this seat's probability that each seat holds each character", "belief",
               rotate=(0,)),
     ]
@@ -60,8 +85,9 @@ def hoax_layout(config: HoaxConfig):
 
 
 class HoaxObserver(Observer):
-    """Resources, impostor tokens, seats out, the Hoax card and the votes are written when an event changes them;
-    the turn's blocks after every step; a seat's `knowledge` when it is encoded, if what it knows changed."""
+    """Resources, impostor tokens, seats out, the Hoax card, the votes and the record are written when an event
+    changes them; the turn's blocks and the turn number after every step; a seat's `knowledge` when it is
+    encoded, if what it knows changed."""
 
     def __init__(self, config: HoaxConfig):
         super().__init__(hoax_layout(config))
@@ -79,16 +105,18 @@ class HoaxObserver(Observer):
                 ev.Swapped: self._swapped,
                 ev.Shown: self._shown,
                 ev.Impostor: self._impostor,
+                ev.AccusedAs: self._accused_as,
                 ev.Accused: self._accused,
                 ev.ClaimChecked: self._claim_checked,
                 ev.VotesRevealed: self._votes_revealed,
-                ev.HoaxCalled: self._holder_changed,
+                ev.HoaxCalled: self._hoax_called,
                 ev.Eliminated: self._eliminated,
+                ev.Claimed: self._claimed,
+                ev.ImmunityClaimed: self._immunity_claimed,
+                ev.Investigated: self._investigated,
                 ev.FirstPlayer: None,
                 ev.TurnStarted: None,
-                ev.TurnEnded: None,
-                ev.Claimed: None,
-                ev.ImmunityClaimed: None,
+                ev.TurnEnded: self._turn_ended,
                 ev.NoHoax: None,
                 ev.Voted: None,
                 ev.VoteCast: None,
@@ -97,7 +125,6 @@ class HoaxObserver(Observer):
                 ev.Immune: None,
                 ev.PrivilegeDone: None,
                 ev.NothingToTake: None,
-                ev.Investigated: None,
                 ev.GameOver: None,
             },
         )
@@ -107,6 +134,7 @@ class HoaxObserver(Observer):
         self.beliefs = CharacterBeliefs(n, NUM_CHARACTERS, n)
         self.own = [NOBODY] * n
         self._knowledge_changed = [True] * n
+        self._investigations_shown = self._votes_revealed_count = 0
         self.known["supply"][:] = SUPPLY_PER_TYPE
         self.known["hoax_holder"][n] = 1  # in the centre
 
@@ -131,28 +159,76 @@ class HoaxObserver(Observer):
         else:
             self.known["resources"][holder, resource] = self.table.resources[holder][resource]
 
+    def _turn_ended(self, e) -> None:
+        self.known["turn"][0] = min(self.table.turn, DEFAULT_MAX_TURNS)
+
+    def _claimed(self, e) -> None:
+        self._count(self.known["claims"], e.claimant, e.character, 0)
+
+    def _immunity_claimed(self, e) -> None:
+        self._count(self.known["claims"], e.claimant, e.character, 1)
+
+    def _investigated(self, e) -> None:
+        self._count(self.known["investigations"], e.investigator, e.target)
+
     def _shown(self, e) -> None:
-        self.beliefs.see_one_of(e.seen_by, e.target, e.cards)
-        self._knowledge_changed_for(e.seen_by)
+        """The investigator sees the four cards, and so does the target, who drew them (and learns nothing of
+        the deal from them: it knows its own card)."""
+        investigator = (e.investigator,)
+        self.beliefs.see_one_of(investigator, e.target, e.cards)
+        self._knowledge_changed_for(investigator)
+        cards = list(e.cards)
+        seen = self.known["cards_seen"][e.investigator, e.target]
+        shown = self.known["cards_shown"][e.target, e.investigator]
+        self._investigations_shown += 1
+        for counts in (seen, shown):
+            counts[cards] += 1
+            if self._investigations_shown > CAP:  # before that no count can pass CAP
+                np.minimum(counts, CAP, out=counts)
 
     def _impostor(self, e) -> None:
         self.known["impostor"][e.seat, e.character] = 1
+        self._count(self.known["claims"], e.seat, e.character, 2)
         self.beliefs.see_not(e.seen_by, e.seat, e.character)
         self._knowledge_changed_for(e.seen_by)
 
-    def _accused(self, e) -> None:
+    def _accused_as(self, e) -> None:
+        """The character on the suspicion card: only the accuser and the target know it (and only the accuser
+        learns from the answer: the target knows its own card)."""
+        self.known["accused_as"][e.accuser, e.target, e.character, 0] = 1
+        self.known["accused_as"][e.target, e.accuser, e.character, 1] = 1
+        accuser = (e.accuser,)
         if e.right:
-            self._see(e.seen_by, e.target, e.character)
+            self._see(accuser, e.target, e.character)
         else:
-            self.beliefs.see_not(e.seen_by, e.target, e.character)
-            self._knowledge_changed_for(e.seen_by)
+            self.beliefs.see_not(accuser, e.target, e.character)
+            self._knowledge_changed_for(accuser)
+
+    def _accused(self, e) -> None:
+        self.known["accusations"][e.accuser, e.target, 0 if e.right else 1] = 1
 
     def _claim_checked(self, e) -> None:
         if e.truthful:
             self._see(e.seen_by, e.seat, e.character)
 
+    def _hoax_called(self, e) -> None:
+        self._count(self.known["hoax_calls"], e.seat, e.claimant)
+        self.known["votes"][:] = 0  # the last vote's ballots are not this vote's
+        self._holder_changed(e)
+
     def _votes_revealed(self, e) -> None:
-        self.known["votes"][:] = [(vote > 0, vote < 0) for vote in e.votes]
+        ballots = _ballots(e.votes)
+        self.known["votes"][:] = ballots
+        self._votes_revealed_count += 1
+        for counts in (self.known["ballots"][:, e.claimant], self.known["ballots_by_character"][:, e.character]):
+            counts += ballots
+            if self._votes_revealed_count > CAP:  # before that no count can pass CAP
+                np.minimum(counts, CAP, out=counts)
+
+    @staticmethod
+    def _count(counts, *index) -> None:
+        if counts[index] < CAP:
+            counts[index] += 1
 
     def _holder_changed(self, e) -> None:
         holder = self.known["hoax_holder"]
@@ -221,4 +297,21 @@ class HoaxObserver(Observer):
             lines.append(f"  {agent_name(other)}: {text}")
         held = self.table.resources[seat]
         lines.append("  you hold " + ", ".join(f"{int(k)} {r}" for k, r in zip(held, RESOURCES)))
+        for other in range(self.num_players):
+            shown = self.known["cards_shown"][seat, other]
+            if shown.any():
+                cards = ", ".join(f"{names[c]} x{int(shown[c])}" for c in np.flatnonzero(shown))
+                lines.append(f"  {agent_name(other)} has seen your suspicion cards {cards}")
+            for direction, text in ((0, "you accused {} of being the {}"), (1, "{} accused you of being the {}")):
+                for c in np.flatnonzero(self.known["accused_as"][seat, other, :, direction]):
+                    lines.append("  " + text.format(agent_name(other), names[c]))
         return "\n".join(lines)
+
+
+@lru_cache(maxsize=4096)
+def _ballots(votes: tuple[int, ...]) -> np.ndarray:
+    """(seat, thumbs up / thumbs down) of a vote revealed, built once per pattern of ballots (read-only)."""
+    votes = np.asarray(votes)
+    ballots = np.stack([votes > 0, votes < 0], axis=1).astype(np.float32)
+    ballots.flags.writeable = False
+    return ballots

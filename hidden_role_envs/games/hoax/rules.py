@@ -21,11 +21,13 @@ stands.
 
 from __future__ import annotations
 
+from collections import deque
 from itertools import product
 from typing import NamedTuple
 
 import numpy as np
 
+from hidden_role_envs.core.checks import check_sequence, index_of
 from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatList, SeatRef, SeatText
 from hidden_role_envs.core.seats import NOBODY, agent_name, seating
 from hidden_role_envs.core.setup import Setup
@@ -60,6 +62,7 @@ from hidden_role_envs.games.hoax.cards import (
 from hidden_role_envs.games.hoax.config import HoaxConfig
 from hidden_role_envs.games.hoax.events import (
     Accused,
+    AccusedAs,
     ClaimChecked,
     Claimed,
     ClaimStands,
@@ -123,7 +126,7 @@ class HoaxTable:
         self.accused = False  # the active player has made this turn's accusation
         self.claim: Claimed | None = None  # the privilege claim being resolved, as it was announced
         self.immunity: ImmunityClaimed | None = None  # the immunity claim in answer to it
-        self.votes = [0] * n  # the last revealed vote: +1 thumbs up, -1 thumbs down, 0 none
+        self.votes = [0] * n  # the last revealed vote until the next call: +1 thumbs up, -1 thumbs down, 0 none
         self.turn = 0  # turns completed
         self.winner = NOBODY
 
@@ -174,7 +177,8 @@ class CommonEvents(Shared):
         self.first_player = told_everyone(FirstPlayer)
         self.turn_started = told_everyone(TurnStarted)
         self.turn_ended = told_everyone(TurnEnded)
-        self.hoax_called = told_everyone(HoaxCalled)
+        # hoax_called[seat][claimant]
+        self.hoax_called = tuple(tuple(HoaxCalled(everyone, seat, c) for c in everyone) for seat in everyone)
         self.no_hoax = told_everyone(NoHoax)
         self.no_immunity = told_everyone(NoImmunity)
         self.immune = told_everyone(Immune)
@@ -238,14 +242,22 @@ class LegalMasks(Shared):
 class HoaxGame(RulesEngine):
     """One game of Hoax.
 
-    `setup` may fix the deal, for scenarios and tests: `characters` (one per
-    seat, by name or index) and `first_player`. Anything not given is drawn
-    with `rng`, which also draws the suspicion cards of investigations.
+    `setup` may fix every chance outcome, for scenarios, tests and the
+    batched twin: `characters` (one per seat, by name or index),
+    `first_player`, and `suspicion_decks`, the order of the suspicion deck at
+    each investigation in turn (the target takes out its own card, then the
+    first three of the rest). Anything not given is drawn with `rng`: the
+    deal, then the first player, then a shuffled deck at each investigation
+    past those given. The whole setup is read and checked before anything
+    is drawn.
     """
 
     def __init__(self, config: HoaxConfig, rng: np.random.Generator, setup: dict | None = None):
         n = config.num_players
-        setup = Setup(setup, ("characters", "first_player"))
+        setup = Setup(setup, ("characters", "first_player", "suspicion_decks"))
+        characters = self._checked_characters(setup.items("characters", config.sheet.names), n, config.sheet.names)
+        first = setup.seat("first_player", n)
+        self.suspicion_decks = deque(self._checked_decks(setup.sequence("suspicion_decks"), config.sheet.names))
         self.config = config
         self.sheet = config.sheet
         self.num_players = n
@@ -256,8 +268,7 @@ class HoaxGame(RulesEngine):
         self.everyone = seating(n).everyone
         self.rng = rng
         self.table = HoaxTable(n)
-        self.characters = self._deal(setup.items("characters", self.sheet.names), rng)
-        first = setup.seat("first_player", n)
+        self.characters = rng.permutation(NUM_CHARACTERS)[:n].tolist() if characters is None else characters
         self.first_player = int(rng.integers(n)) if first is None else first
 
         self.over = False
@@ -287,14 +298,24 @@ class HoaxGame(RulesEngine):
             NO_IMMUNITY: self._no_immunity,
         }
 
-    def _deal(self, characters: list[int] | None, rng: np.random.Generator) -> list[int]:
-        n = self.num_players
-        if characters is None:
-            return rng.permutation(NUM_CHARACTERS)[:n].tolist()
-        if len(characters) != n or len(set(characters)) != n:
-            names = [self.sheet.names[c] for c in characters]
-            raise ValueError(f"setup characters must name {n} different characters, one per seat; got {names}")
+    @staticmethod
+    def _checked_characters(characters: list[int] | None, n: int, names: tuple[str, ...]) -> list[int] | None:
+        if characters is not None and (len(characters) != n or len(set(characters)) != n):
+            named = [names[c] for c in characters]
+            raise ValueError(f"setup characters must name {n} different characters, one per seat; got {named}")
         return characters
+
+    @staticmethod
+    def _checked_decks(decks: list | None, names: tuple[str, ...]) -> list[list[int]]:
+        """Each deck the 7 suspicion cards in some order, top first, by name or index."""
+        checked = []
+        for i, deck in enumerate(decks or ()):
+            entry = f"setup suspicion_decks[{i}]"
+            cards = [index_of(entry, card, names) for card in check_sequence(entry, deck, length=NUM_CHARACTERS)]
+            if len(set(cards)) != NUM_CHARACTERS:
+                raise ValueError(f"{entry} must hold each of the {NUM_CHARACTERS} suspicion cards once; got {deck!r}")
+            checked.append(cards)
+        return checked
 
     # --- RulesEngine --------------------------------------------------
 
@@ -359,23 +380,33 @@ class HoaxGame(RulesEngine):
         out, self._out = self._out, []
         return out
 
-    def outcome(self, reward_mode: str) -> Outcome:
-        if not self.over:
-            raise RuntimeError("the game is not over")
+    def reveal(self) -> Outcome:
+        """Every character turned face up (the rulebook's end), the unused ones, who is out and the turns played."""
         n = self.num_players
         names = self.sheet.names
-        winner = self.table.winner
-        rewards = tuple(1.0 if s == winner else -1.0 for s in range(n))
+        characters = PerSeat(names[c] for c in self.characters)
         info = {
-            "result": SeatText(result_template(names, self._won_as), (winner,)),
-            "winners": SeatList((winner,)),
-            "winner": SeatRef(winner),
-            "characters": PerSeat(names[c] for c in self.characters),
+            "characters": characters,
             "unused_characters": [names[c] for c in range(NUM_CHARACTERS) if c not in self.characters],
             "eliminated": SeatList(s for s in range(n) if self.table.eliminated[s]),
             "turns": self.table.turn,
         }
-        own = {"character": PerSeat(names[c] for c in self.characters), "won": PerSeat(s == winner for s in range(n))}
+        return Outcome(winners=(), rewards=(0.0,) * n, info=info, own={"character": characters})
+
+    def outcome(self, reward_mode: str) -> Outcome:
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        n = self.num_players
+        winner = self.table.winner
+        revealed = self.reveal()
+        info = {
+            "result": SeatText(result_template(self.sheet.names, self._won_as), (winner,)),
+            "winners": SeatList((winner,)),
+            "winner": SeatRef(winner),
+            **revealed.info,
+        }
+        own = {**revealed.own, "won": PerSeat(s == winner for s in range(n))}
+        rewards = tuple(1.0 if s == winner else -1.0 for s in range(n))
         return Outcome(winners=(winner,), rewards=rewards, info=info, own=own)
 
     # --- the actions, one method per kind -------------------------------
@@ -403,11 +434,11 @@ class HoaxGame(RulesEngine):
         for resource in range(NUM_RESOURCES):
             self._move(actor, SUPPLY, resource, 1, events)
         own = self.characters[target]
-        others = [c for c in range(NUM_CHARACTERS) if c != own]
-        drawn = self.rng.choice(len(others), SUSPICION_CARDS_SHOWN - 1, replace=False)
-        shown = tuple(sorted([own] + [others[i] for i in drawn]))
+        decks = self.suspicion_decks
+        deck = decks.popleft() if decks else self.rng.permutation(NUM_CHARACTERS).tolist()
+        drawn = [c for c in deck if c != own][: SUSPICION_CARDS_SHOWN - 1]
         events.append(Investigated(self.everyone, actor, target))
-        events.append(Shown((actor,), actor, target, shown))
+        events.append(Shown((actor, target), actor, target, tuple(sorted([own, *drawn]))))
         self._ask(TURN, actor)
 
     def _accuse(self, actor: int, args: tuple, events: list) -> None:
@@ -415,16 +446,20 @@ class HoaxGame(RulesEngine):
         target = (actor + offset) % self.num_players
         self.table.accused = True
         right = self.characters[target] == character
-        events.append(Accused(self.everyone, actor, target, character, right))
+        events.append(AccusedAs((actor, target), actor, target, character, right))
+        events.append(Accused(self.everyone, actor, target, right))
         if right:
             self._rightly_accused(actor, target, events)
         else:
             self._wrongly_accused(actor, events)
 
     def _call(self, actor: int, args: None, events: list) -> None:
-        self.table.hoax_holder = actor
-        events.append(self.events.hoax_called[actor])
-        self._voters = list(self._in_play.others_after[self._claim_in_question().claimant])
+        table = self.table
+        claimant = self._claim_in_question().claimant
+        table.hoax_holder = actor
+        table.votes = [0] * self.num_players  # a new vote is open: the last one's ballots are no longer shown
+        events.append(self.events.hoax_called[actor][claimant])
+        self._voters = list(self._in_play.others_after[claimant])
         self._ballots = {}
         self._ask(VOTE, self._voters[0])
 
@@ -490,7 +525,8 @@ class HoaxGame(RulesEngine):
             votes[seat] = vote
         self.table.votes = votes
         self._ballots = {}
-        events.append(VotesRevealed(self.everyone, tuple(votes)))
+        claim = self._claim_in_question()
+        events.append(VotesRevealed(self.everyone, tuple(votes), claim.claimant, claim.character))
         if votes.count(-1) > votes.count(1):
             self._check_claim(events)
         else:

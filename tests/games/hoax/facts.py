@@ -6,10 +6,10 @@ import copy
 
 import numpy as np
 
-from hidden_role_envs.games.hoax.actions import ACCUSE, CAST_VOTE, INVESTIGATE
+from hidden_role_envs.games.hoax.actions import ACCUSE, CAST_VOTE, INVESTIGATE, TURN
 from hidden_role_envs.games.hoax.cards import NUM_CHARACTERS, SUPPLY_PER_TYPE, SUSPICION_CARDS_SHOWN
 from hidden_role_envs.games.hoax.sheet import HOUSE_SHEET
-from tests.support import Twin
+from tests.support import PublicTwin, Twin
 
 # A replacement sheet: a renamed character with two options, one of them taking from every other player,
 # immune to the Chef.
@@ -34,11 +34,12 @@ def deal(n: int, seed: int) -> list[int]:
 
 
 def shown_cards(engine, target: int) -> frozenset[int]:
-    """The rulebook's investigation: the target's own suspicion card and three drawn from the other six."""
+    """The rulebook's investigation: the target takes out its own suspicion card, then three more from the deck
+    (the next deck of the setup, else one shuffled by the seed)."""
     own = engine.characters[target]
-    others = [c for c in range(NUM_CHARACTERS) if c != own]
-    drawn = copy.deepcopy(engine.rng).choice(len(others), SUSPICION_CARDS_SHOWN - 1, replace=False)
-    return frozenset([own] + [others[i] for i in drawn])
+    decks = engine.suspicion_decks
+    deck = list(decks[0]) if decks else copy.deepcopy(engine.rng).permutation(NUM_CHARACTERS).tolist()
+    return frozenset([own] + [c for c in deck if c != own][: SUSPICION_CARDS_SHOWN - 1])
 
 
 def learns_apart(watcher: int):
@@ -48,10 +49,10 @@ def learns_apart(watcher: int):
         a, b = env_a.unwrapped.engine, env_b.unwrapped.engine
         n = a.num_players
         kind, args = a.actions.meaning[action]
-        if kind == INVESTIGATE and actor == watcher:  # the four cards are shown to the investigator alone
-            target = (actor + args) % n
+        target = (actor + args) % n if kind == INVESTIGATE else None
+        if kind == INVESTIGATE and watcher in (actor, target):  # the target draws the four, the investigator sees them
             return shown_cards(a, target) != shown_cards(b, target)
-        if kind == ACCUSE:  # everyone sees whether it was right
+        if kind == ACCUSE:  # everyone hears the answer, yes or no
             offset, character = args
             target = (actor + offset) % n
             return (a.characters[target] == character) != (b.characters[target] == character)
@@ -96,6 +97,41 @@ def twins(n: int) -> list[Twin]:
     return cases
 
 
+def public_twins(n: int) -> list[PublicTwin]:
+    """Only which character was claimed differs (the same privilege, taking 1 Prestige from the supply, and
+    false in both games); only who was accused differs (wrongly in both)."""
+    lover, cousin = (HOUSE_SHEET.index(row) for row in HOUSE_SHEET if row[0] in ("Lover", "Distant Cousin"))
+
+    def claims(env):
+        u = env.unwrapped
+        table = u.engine.table
+        if table.decision != TURN or table.claimed:
+            return None
+        pair = u.string_to_action("claim Lover Prestige"), u.string_to_action("claim Distant Cousin Prestige")
+        mask = u.engine.legal_mask()
+        return pair if mask[pair[0]] and mask[pair[1]] else None
+
+    def accusations(env):
+        u = env.unwrapped
+        engine = u.engine
+        if engine.table.decision != TURN or engine.table.accused:
+            return None
+        live = [k for k in range(1, n) if not engine.table.eliminated[(engine.table.to_act + k) % n]]
+        if len(live) < 2:
+            return None
+        held = {engine.characters[(engine.table.to_act + k) % n] for k in live[:2]}
+        wrong = next(c for c in range(NUM_CHARACTERS) if c not in held)
+        return tuple(u.actions.id_of(ACCUSE, (k, wrong)) for k in live[:2])
+
+    def without_lover_or_cousin(seed: int) -> dict:
+        order = np.random.default_rng(seed).permutation(NUM_CHARACTERS)
+        return {"characters": [int(c) for c in order if c not in (lover, cousin)][:n], "first_player": seed % n}
+
+    return [PublicTwin(claims, seed=seed, setup=without_lover_or_cousin(seed)) for seed in range(6)] + [
+        PublicTwin(accusations, seed=seed) for seed in range(3)
+    ]
+
+
 # --- invariants -------------------------------------------------------------
 
 
@@ -109,7 +145,8 @@ def check_resources(engine) -> None:
 
 
 def check_step(env) -> None:
-    """Resources are conserved; nobody out is asked; knowledge keeps the truth; no ballot shows before the reveal."""
+    """Resources are conserved; nobody out is asked; knowledge keeps the truth; no ballot shows before the reveal;
+    the record holds every impostor token and accounts for every seat out."""
     engine = env.unwrapped.engine
     check_resources(engine)
     n = engine.num_players
@@ -124,6 +161,12 @@ def check_step(env) -> None:
         assert all(probs[row, c] > 0 for row, c in enumerate(truth)), "knowledge ruled out the truth"
         revealed = [table.votes[(seat + k) % n] for k in range(n)]  # the last vote revealed, never the ballots
         assert vector[fields["votes"]].reshape(n, 2).tolist() == [[v > 0, v < 0] for v in revealed]
+        shown_false = vector[fields["claims"]].reshape(n, NUM_CHARACTERS, 3)[:, :, 2] > 0
+        assert (vector[fields["impostor"]].reshape(n, NUM_CHARACTERS) <= shown_false).all()
+        accusations = vector[fields["accusations"]].reshape(n, n, 2)
+        out = accusations[:, :, 0].any(axis=0) | accusations[:, :, 1].any(axis=1)  # rightly accused, wrong accusers
+        assert out.tolist() == [table.eliminated[(seat + k) % n] for k in range(n)]
+        assert vector[fields["turn"]][0] == min(table.turn, 1000)
 
 
 def check_end(env, info: dict, received: dict[str, float]) -> None:

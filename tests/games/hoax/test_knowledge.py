@@ -28,7 +28,7 @@ class Facts:
                 fact = (e.target, set(e.cards))
             elif isinstance(e, ev.Impostor):
                 fact = (e.seat, set(range(7)) - {e.character})
-            elif isinstance(e, ev.Accused):
+            elif isinstance(e, ev.AccusedAs):  # the suspicion card passed face down: the accuser and the target see it
                 fact = (e.target, {e.character} if e.right else set(range(7)) - {e.character})
             else:
                 continue
@@ -129,9 +129,9 @@ def test_a_different_own_character_changes_the_seat_observation_at_once(n):
         assert not np.array_equal(*views)
 
 
-def test_suspicion_cards_reach_the_investigator_only():
+def test_suspicion_cards_reach_the_investigator_and_the_target_only():
     """The target's character differs between twins: after an investigation only the investigator's view
-    (and the target's own, which holds its card) differ."""
+    and the target's own (which holds its card, and drew the four) differ."""
     investigator_saw = 0
     for trial in range(30):
         n = 3 + trial % 4

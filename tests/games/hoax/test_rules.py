@@ -25,9 +25,13 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import hoax_v0
+from hidden_role_envs.core.history import EventEncoding
 from hidden_role_envs.games.hoax import events as ev
 from hidden_role_envs.games.hoax.actions import ACCUSE, VOTE
 from hidden_role_envs.games.hoax.cards import SUPPLY
+from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
+from hidden_role_envs.games.hoax.config import configure
+from hidden_role_envs.games.hoax.rules import HoaxGame
 from tests.games.hoax import facts
 from tests.support import check_allowed, check_forbidden, check_legal, one_hot, play_trace, uniform_choice
 from tests.support import relative as rel
@@ -798,7 +802,7 @@ def test_a_vote_reveals_nothing_to_the_later_voters():
 # --- investigations -------------------------------------------------------------
 
 
-def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator_only():
+def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator_and_the_target_only():
     for seed in range(10):
         env = hoax_v0.env(num_players=5)
         env.reset(seed=seed, options={"setup": {"characters": FIVE, "first_player": 0}})
@@ -806,7 +810,7 @@ def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator
         before = {s: block(env, s, "knowledge").copy() for s in range(1, 5)}
         play(env, ["0: investigate +3"])
         shown = [e for e in env.unwrapped.last_events if isinstance(e, ev.Shown)]
-        assert len(shown) == 1 and shown[0].seen_by == (0,)
+        assert len(shown) == 1 and shown[0].seen_by == (0, 3)
         target, cards = shown[0].target, shown[0].cards
         assert target == 3 and len(set(cards)) == 4 and CHARACTERS.index(COU) in cards
         public = [e for e in env.unwrapped.last_events if isinstance(e, ev.Investigated)]
@@ -814,7 +818,7 @@ def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator
         others = [c for c in cards if c != CHARACTERS.index(BUT)]  # the investigator is the Butler
         expected = {CHARACTERS[c]: 1 / len(others) for c in others}
         check(env, {"knowledge": {(0, 3): expected}, "resources": {0: (0, 0, 0)}, "ask": ("turn", 0)})
-        for s in range(1, 5):
+        for s in range(1, 5):  # the target drew the four, which tells it nothing about the other seats
             assert np.array_equal(block(env, s, "knowledge"), before[s]), "another seat learned something"
 
 
@@ -836,7 +840,8 @@ ACCUSATIONS = [
         "a right accusation: the target is out and its resources go to the accuser",
         5, FIVE, FIVE_START + ["0: accuse +2 as Ex-Wife"],
         {"out": [2], "resources": {0: (1, 1, 1), 2: (0, 0, 0)}, "ask": ("turn", 0), "progress": (False, True),
-         "knowledge": {(s, 2): EXW for s in range(5)}, "rewards": {2: -1.0, 0: 0.0}},
+         "knowledge": {(0, 2): EXW, **{(s, 2): {c: 1 / 6 for c in CHARACTERS if c != FIVE[s]} for s in (1, 3, 4)}},
+         "rewards": {2: -1.0, 0: 0.0}},
     ),
     Scenario(
         "the impostor tokens of a rightly accused player stay on its sheet",
@@ -847,8 +852,8 @@ ACCUSATIONS = [
         "a wrong accusation: the accuser is out, its resources go back to the supply, and its turn ends",
         5, FIVE, FIVE_START + [holding({0: (2, 1, 0)}), "0: accuse +2 as Lover"],
         {"out": [0], "supply": (9 - 4, 9 - 4, 9 - 4), "resources": {2: (1, 1, 1)}, "ask": ("turn", 1),
-         "turns": 1, "knowledge": {(s, 2): {c: 1 / 5 for c in CHARACTERS if c not in (LOV, FIVE[s])}
-                                   for s in (1, 3)}, "rewards": {0: -1.0}},
+         "turns": 1, "knowledge": {(s, 2): {c: 1 / 6 for c in CHARACTERS if c != FIVE[s]} for s in (1, 3)},
+         "rewards": {0: -1.0}},
     ),
     Scenario(
         "a wrong accuser's impostor tokens go back to the supply",
@@ -1003,9 +1008,20 @@ def test_documented_action_examples_at_five_players():
     assert {a: env.action_to_string(a) for a in expected} == expected
 
 
-def test_the_default_turn_limit_is_100():
-    assert hoax_v0.env().unwrapped.max_turns == 100
+def test_the_default_turn_limit_is_finite_and_well_above_natural_games():
+    """Tables of scripted players end by the rules within a few hundred turns, or come to a standstill."""
     assert hoax_v0.env(max_turns=None).unwrapped.max_turns is None
+    env = hoax_v0.env(num_players=4)
+    assert env.unwrapped.max_turns == 1000
+    lengths = {}
+    for seed in (23, 1):
+        bot = HoaxScriptedPlayer(env.unwrapped.config, seed=seed)
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else bot(obs))
+        lengths[seed] = (env.unwrapped.game_over, env.unwrapped.engine.turns_played)
+    assert lengths == {23: (True, 165), 1: (False, 1000)}  # a natural game longer than 100 turns; a standstill
 
 
 def test_the_first_player_and_the_deal_are_drawn_from_the_seed():
@@ -1102,3 +1118,277 @@ def test_cautious_games_reach_votes_immunities_and_the_turn_limit_keeping_every_
             assert received == {a: (-1.0 if a in out else 0.0) for a in env.possible_agents}
             outcomes.add("truncated")
     assert outcomes == {"truthful claim", "last left", "truncated"}
+
+
+# --- what an accusation tells whom ------------------------------------------------
+
+
+def twin_views(setups, actions, seats):
+    """Each seat's observation and text in two games played with their own (setup, actions)."""
+    views = []
+    for (characters, first), steps in zip(setups, actions):
+        env = new_env(len(characters), characters, first, render_mode="ansi")
+        play(env, steps)
+        views.append({s: (env.unwrapped.observe(f"player_{s}")["observation"], env.unwrapped.render_text(s),
+                          repr(env.unwrapped.history(f"player_{s}"))) for s in seats})
+    return views
+
+
+@pytest.mark.parametrize("outcome", ["right", "wrong"])
+def test_the_character_named_in_an_accusation_reaches_the_accuser_and_the_target_only(outcome):
+    """Seat 0 accuses seat 2, naming a different character in each game (right in both, or wrong in both)."""
+    if outcome == "right":  # seat 2 holds the character named
+        setups = [(FIVE, 0), ([BUT, SIL, CHEF, COU, LOV], 0)]
+        accusations = ["0: accuse +2 as Ex-Wife", "0: accuse +2 as Chef"]
+    else:
+        setups = [(FIVE, 0), (FIVE, 0)]
+        accusations = ["0: accuse +2 as Lover", "0: accuse +2 as Chef"]
+    a, b = twin_views(setups, [FIVE_START + [step] for step in accusations], range(5))
+    for seat in (1, 3, 4):
+        assert np.array_equal(a[seat][0], b[seat][0]), f"player_{seat}'s observation shows the character named"
+        assert a[seat][1:] == b[seat][1:], f"player_{seat}'s text or history names the character"
+    named = accusations[0].split(" as ")[1]
+    for seat in (0, 2):
+        assert f"'character': '{named}'" in a[seat][2] and f"the suspicion card of the {named}" in a[seat][1]
+    assert not np.array_equal(a[2][0], b[2][0]), "the target sees the suspicion card passed to it"
+
+
+def test_an_accusation_tells_everyone_who_accused_whom_and_the_answer():
+    env = new_env(5, FIVE, render_mode="ansi")
+    play(env, FIVE_START + ["0: accuse +2 as Ex-Wife"])
+    private = [e for e in env.unwrapped.last_events if isinstance(e, ev.AccusedAs)]
+    public = [e for e in env.unwrapped.last_events if isinstance(e, ev.Accused)]
+    assert [e.seen_by for e in private] == [(0, 2)] and private[0].character == CHARACTERS.index(EXW)
+    assert public[0].seen_by == (0, 1, 2, 3, 4) and (public[0].accuser, public[0].target, public[0].right) == (0, 2, 1)
+    said = [env.unwrapped.describe_event(e, 3) for e in env.unwrapped.last_events if 3 in e.seen_by]
+    assert "player_0 accuses player_2: player_2 answers yes" in said
+    assert not any(EXW in line for line in said if line)
+
+
+# --- what an investigation tells whom ---------------------------------------------
+
+
+def test_the_target_of_an_investigation_sees_the_four_cards_it_passes():
+    setup = {"characters": FIVE, "first_player": 0, "suspicion_decks": [[GAR, CHEF, COU, LOV, BUT, SIL, EXW]]}
+    env = hoax_v0.env(num_players=5, render_mode="ansi")
+    env.reset(seed=0, options={"setup": setup})
+    play(env, FIVE_START + [holding({0: (1, 1, 1)}), "0: investigate +3"])  # seat 3, the Distant Cousin
+    cards = [GAR, CHEF, COU, LOV]  # its own, then the first three others of the deck
+    shown = {CHARACTERS.index(c) for c in cards}
+    assert [set(e.cards) for e in env.unwrapped.last_events if isinstance(e, ev.Shown)] == [shown]
+    fields = env.unwrapped.observation_fields
+    seen_by_target = env.unwrapped.observe("player_3")["observation"][fields["cards_shown"]].reshape(5, 7)
+    assert np.array_equal(seen_by_target[rel(0, 3, 5)], np.isin(np.arange(7), list(shown)))  # what seat 0 saw
+    seen_by_investigator = env.unwrapped.observe("player_0")["observation"][fields["cards_seen"]].reshape(5, 7)
+    assert np.array_equal(seen_by_investigator[3], seen_by_target[rel(0, 3, 5)])
+    for seat in (1, 2, 4):
+        assert not env.unwrapped.observe(f"player_{seat}")["observation"][fields["cards_shown"]].any()
+    said = "you pass player_0 the suspicion cards Lover, Distant Cousin, Chef, Gardener"
+    assert said in env.unwrapped.render_text(3)
+    assert env.unwrapped.history("player_3")[-1]["kind"] == "shown"
+
+
+# --- the votes ----------------------------------------------------------------------
+
+
+def test_a_new_vote_shows_no_ballot_of_the_last_one():
+    env = new_env(5, FIVE, render_mode="ansi")
+    play(env, CLAIM_BY_1 + vote(1, 5, caller=2, down={2}))  # the claim stands: 3 up, 1 down
+    check(env, {"votes": {2: "down", 3: "up", 4: "up", 0: "up"}})
+    play(env, ["1: end turn", "2: claim Lover Evidence", "3: call hoax"])
+    check(env, {"votes": {}, "ask": ("vote", 3)})
+    assert "last vote" not in env.unwrapped.describe_table()
+    play(env, ["3: thumbs down", "4: thumbs down", "0: thumbs up"])
+    check(env, {"votes": {}, "ask": ("vote", 1)})
+    play(env, ["1: thumbs down"])
+    check(env, {"votes": {3: "down", 4: "down", 0: "up", 1: "down"}})
+
+
+# --- every chance outcome from the setup -------------------------------------------
+
+
+def investigations(env, count: int) -> list[set[str]]:
+    """Seat 0 investigates seat 1 `count` times in its first turn; the cards it was shown each time."""
+    play(env, FIVE_START + [holding({0: (count, count, count)})])
+    shown = []
+    for _ in range(count):
+        play(env, ["0: investigate +1"])
+        shown += [{CHARACTERS[c] for c in e.cards} for e in env.unwrapped.last_events if isinstance(e, ev.Shown)]
+    return shown
+
+
+def test_the_suspicion_decks_of_the_setup_fix_the_cards_of_each_investigation_in_turn():
+    decks = [[SIL, BUT, EXW, LOV, COU, CHEF, GAR], [GAR, CHEF, COU, LOV, EXW, BUT, SIL]]
+    setup = {"characters": FIVE, "first_player": 0, "suspicion_decks": decks}
+    games = []
+    for seed in (0, 1):
+        env = hoax_v0.env(num_players=5)
+        env.reset(seed=seed, options={"setup": setup})
+        games.append(investigations(env, 3))
+    # seat 1, the Son-in-Law, takes out its own card and then the first three others of each deck
+    assert [shown[:2] for shown in games] == [[{SIL, BUT, EXW, LOV}, {SIL, GAR, CHEF, COU}]] * 2
+    assert all(SIL in shown[2] and len(shown[2]) == 4 for shown in games)  # past the decks given: the seed's
+
+
+def test_without_suspicion_decks_the_seed_shuffles_one_at_each_investigation():
+    seen = []
+    for _ in range(2):
+        env = hoax_v0.env(num_players=5)
+        env.reset(seed=3, options={"setup": {"characters": FIVE, "first_player": 0}})
+        seen.append(investigations(env, 3))
+    assert seen[0] == seen[1] and len({frozenset(s) for s in seen[0]}) > 1
+
+
+BAD_ENTRIES = [
+    ("characters as a string", {"characters": "Butler, Lover"}, TypeError, "setup characters must be a list"),
+    ("characters as a dict", {"characters": {0: BUT}}, TypeError, "setup characters must be a list"),
+    ("a character as a list", {"characters": [BUT, SIL, LOV, [CHEF]]}, ValueError, "setup characters"),
+    ("a bool first player", {"first_player": True}, ValueError, "setup first_player"),
+    ("a float first player", {"first_player": 1.0}, ValueError, "setup first_player"),
+    ("decks as a dict", {"suspicion_decks": {"first": CHARACTERS}}, TypeError, "setup suspicion_decks must be a list"),
+    ("a deck as a string", {"suspicion_decks": ["Butler"]}, TypeError, r"setup suspicion_decks\[0\] must be a list"),
+    ("a short deck", {"suspicion_decks": [CHARACTERS, CHARACTERS[:6]]}, ValueError,
+     r"setup suspicion_decks\[1\] must have 7 entries"),
+    ("a repeated card", {"suspicion_decks": [[BUT] * 7]}, ValueError, r"suspicion_decks\[0\] must hold each"),
+    ("an unknown card", {"suspicion_decks": [[*CHARACTERS[:6], "Maid"]]}, ValueError, r"suspicion_decks\[0\].*'Maid'"),
+]
+
+
+@pytest.mark.parametrize("name, setup, error, fragment", BAD_ENTRIES, ids=[x[0] for x in BAD_ENTRIES])
+def test_a_setup_entry_of_the_wrong_type_or_length_is_named(name, setup, error, fragment):
+    env = hoax_v0.env(num_players=4)
+    with pytest.raises(error, match=fragment):
+        env.reset(seed=0, options={"setup": setup})
+
+
+@pytest.mark.parametrize("name, setup, error, fragment", BAD_ENTRIES + [(*x[:2], ValueError, x[2]) for x in BAD_SETUP],
+                         ids=[x[0] for x in BAD_ENTRIES + BAD_SETUP])
+def test_a_bad_setup_fails_before_anything_is_drawn(name, setup, error, fragment):
+    rng = np.random.default_rng(7)
+    before = rng.bit_generator.state
+    with pytest.raises(error, match=fragment):
+        HoaxGame(configure(4), rng, setup)
+    assert rng.bit_generator.state == before
+
+
+# --- the record ---------------------------------------------------------------------
+
+
+def record(env, observer: int, name: str, seat_axes=(0,)) -> np.ndarray:
+    """A block of `observer`'s observation with its seat axes turned back to absolute seats."""
+    u = env.unwrapped
+    n = u.num_players
+    values = u.observe(f"player_{observer}")["observation"][u.observation_fields[name]]
+    values = values.reshape(u.observer.layout.shapes[name])
+    for axis in seat_axes:
+        values = values.take([(s - observer) % n for s in range(n)], axis=axis)
+    return values
+
+
+RECORDED = (
+    CLAIM_BY_1 + vote(1, 5, caller=2, down={2, 3, 4}) + ["1: end turn", "2: investigate +2", "2: accuse +1 as Lover"]
+)  # seat 0 claims Lover; seat 1 claims Lover, shown false by a vote; seat 2 investigates seat 4, then wrongly
+#    accuses seat 3 (the Distant Cousin) of being the Lover and is out
+
+
+def test_the_record_keeps_claims_calls_ballots_investigations_and_accusations_for_every_seat():
+    env = new_env(5, FIVE)
+    play(env, RECORDED)
+    lover = CHARACTERS.index(LOV)
+    for observer in (0, 1, 3, 4):
+        claims = np.zeros((5, 7, 3))
+        claims[0, lover, 0] = claims[1, lover, 0] = claims[1, lover, 2] = 1
+        assert np.array_equal(record(env, observer, "claims"), claims)
+        calls = np.zeros((5, 5))
+        calls[2, 1] = 1
+        assert np.array_equal(record(env, observer, "hoax_calls", (0, 1)), calls)
+        ballots = np.zeros((5, 5, 2))
+        ballots[[2, 3, 4], 1, 1] = 1
+        ballots[0, 1, 0] = 1
+        assert np.array_equal(record(env, observer, "ballots", (0, 1)), ballots)
+        by_character = np.zeros((5, 7, 2))
+        by_character[[2, 3, 4], lover, 1] = 1
+        by_character[0, lover, 0] = 1
+        assert np.array_equal(record(env, observer, "ballots_by_character"), by_character)
+        investigations = np.zeros((5, 5))
+        investigations[2, 4] = 1
+        assert np.array_equal(record(env, observer, "investigations", (0, 1)), investigations)
+        accusations = np.zeros((5, 5, 2))
+        accusations[2, 3, 1] = 1
+        assert np.array_equal(record(env, observer, "accusations", (0, 1)), accusations)
+        assert record(env, observer, "turn", ()).tolist() == [3]
+    # the character named reaches the accuser and the target; the cards, the investigator and the target
+    accused_as = np.zeros((5, 7, 2))
+    accused_as[3, lover, 0] = 1
+    assert np.array_equal(env.unwrapped.observer.known["accused_as"][2], accused_as)
+    accused_as = np.zeros((5, 7, 2))
+    accused_as[2, lover, 1] = 1
+    assert np.array_equal(record(env, 3, "accused_as"), accused_as)
+    cards = record(env, 4, "cards_shown")
+    assert cards[2].sum() == 4 and cards[2, CHARACTERS.index(LOV)] == 1 and not np.delete(cards, 2, axis=0).any()
+    assert np.array_equal(env.unwrapped.observer.known["cards_seen"][2][4], cards[2])
+    for observer in (0, 1):
+        assert not record(env, observer, "accused_as").any() and not record(env, observer, "cards_shown").any()
+        assert not record(env, observer, "cards_seen").any()
+
+
+def test_the_record_counts_stop_at_100():
+    env = new_env(3, [BUT, SIL, LOV], max_turns=None)
+    play(env, opening(3))
+    for turn in range(3 * 101):  # 101 claims each
+        seat = turn % 3
+        play(env, [f"{seat}: claim Lover Evidence"] + no_calls(seat, 3) + [f"{seat}: end turn"])
+    assert record(env, 0, "turn", ()).tolist() == [303]
+    assert record(env, 0, "claims")[:, CHARACTERS.index(LOV), 0].tolist() == [100, 100, 100]
+    space = env.observation_space("player_0")["observation"]
+    assert space.contains(env.unwrapped.observe("player_0")["observation"])
+
+
+# --- the event history --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_every_event_is_encoded_in_the_history_block(n):
+    env = hoax_v0.env(num_players=n, history_length=16, max_turns=40)
+    space = env.observation_space("player_0")["observation"]
+    rng = np.random.default_rng(n)
+    kinds = set()
+    for seed in range(20):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            assert space.contains(obs["observation"])
+            kinds |= {type(e) for e in env.unwrapped.last_events}
+            env.step(None if terminated or truncated else calm(rng, env, np.flatnonzero(obs["action_mask"])))
+        assert env.unwrapped.history("player_0")[0]["kind"] == "dealt"
+    assert {ev.Moved, ev.Shown, ev.AccusedAs, ev.VotesRevealed, ev.HoaxCalled} <= kinds
+
+
+def test_resources_are_encoded_from_and_to_the_supply_or_a_seat_relative_to_the_observer():
+    env = new_env(4, FOUR, history_length=4)
+    play(env, START + ["0: claim Lover Prestige"] + no_calls(0, 4))
+    u = env.unwrapped
+    encoding = EventEncoding(u.definition.events, 4, u.definition.words(u.config, 0).vocab)
+    (first, _), (second, _) = [(a, b) for name, a, b in encoding.columns if name.startswith("holder")]
+    rows = u.observe("player_2")["observation"][u.observation_fields["history"]].reshape(4, -1)
+    took = next(row for row in rows if row[encoding.index[ev.Moved]])  # 1 Prestige from the supply to seat 0
+    assert list(took[first:first + 5]) == list(one_hot(5, 4)) and list(took[second:second + 5]) == list(one_hot(5, 2))
+
+
+def test_a_refused_reset_leaves_the_game_in_progress_and_its_suspicion_cards_as_they_were():
+    envs = [hoax_v0.env(num_players=5) for _ in range(2)]
+    for env in envs:
+        env.reset(seed=9, options={"setup": {"characters": FIVE, "first_player": 0}})
+        play(env, FIVE_START + [holding({0: (2, 2, 2)}), "0: investigate +1"])
+    state = pickle.dumps(envs[0].unwrapped.engine)
+    for _, setup, error, _ in BAD_ENTRIES:
+        with pytest.raises(error):
+            envs[0].reset(options={"setup": setup})
+        assert pickle.dumps(envs[0].unwrapped.engine) == state
+    shown = []
+    for env in envs:
+        play(env, ["0: investigate +1"])
+        shown.append([e.cards for e in env.unwrapped.last_events if isinstance(e, ev.Shown)])
+        env.reset()
+    assert shown[0] == shown[1]
+    assert envs[0].unwrapped.engine.characters == envs[1].unwrapped.engine.characters
