@@ -297,14 +297,10 @@ class MascaradeGame(RulesEngine):
         self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
         return events
 
-    def outcome(self, reward_mode: str) -> Outcome:
-        if not self.over:
-            raise RuntimeError("the game is not over")
-        n, table, winners = self.num_players, self.table, self.winners
+    def reveal(self) -> Outcome:
+        n, table = self.num_players, self.table
         characters = PerSeat(self._character_of(s) for s in range(n))
         info = {
-            "result": self.result,
-            "winners": SeatList(winners),
             "coins": PerSeat(int(c) for c in table.coins),
             "characters": characters,
             "centre_characters": [CHARACTERS[c] for c in self.cards[n * self.hand :]],
@@ -312,7 +308,15 @@ class MascaradeGame(RulesEngine):
             "from_bank": table.from_bank,
             "turns": table.turn,
         }
-        own = {"character": characters, "won": PerSeat(s in winners for s in range(n))}
+        return Outcome(winners=(), rewards=(0.0,) * n, info=info, own={"character": characters})
+
+    def outcome(self, reward_mode: str) -> Outcome:
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        n, winners = self.num_players, self.winners
+        revealed = self.reveal()
+        info = {"result": self.result, "winners": SeatList(winners), **revealed.info}
+        own = {**revealed.own, "won": PerSeat(s in winners for s in range(n))}
         rewards = tuple(1.0 if s in winners else -1.0 for s in range(n))
         return Outcome(winners=winners, rewards=rewards, info=info, own=own)
 

@@ -745,7 +745,12 @@ def test_the_turn_limit_truncates():
     play(env, prep(4) + ["0: look", "1: look"])
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.rewards == {a: 0.0 for a in env.possible_agents}
-    assert env.infos["player_0"] == {"truncated_after_turns": 6}
+    characters = dict(zip(env.possible_agents, D4[:4]))
+    for agent in env.possible_agents:  # what the end of a game would reveal, with no winners
+        assert env.infos[agent] == {"result": "truncated", "winners": [], "truncated_after_turns": 6,
+                                    "coins": {a: 6 for a in env.possible_agents}, "characters": characters,
+                                    "centre_characters": D4[4:], "courthouse": 0, "from_bank": 0, "turns": 6,
+                                    "character": characters[agent]}
 
 
 def test_the_default_turn_limit_is_finite():
