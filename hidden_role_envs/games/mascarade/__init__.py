@@ -28,8 +28,8 @@ order, then the centre cards) and `first_player`. Anything left out is
 drawn from the seed.
 
 ## Actions
-`Discrete(P^2 + 3n + 25)` at 4+ players, where P = n + centre cards is the
-number of card places (76 ids at 5 players); `Discrete(99 + 3(n - 1))` at
+`Discrete(P^2 + 3n + 26)` at 4+ players, where P = n + centre cards is the
+number of card places (77 ids at 5 players); `Discrete(100 + 3(n - 1))` at
 2-3 players. Cards are named relative to the actor: `+k` is the card of the
 player k seats to the left (`+1` = the next in turn order), `centre j` a
 centre card; at 2-3 players each seat's two cards are `A` and `B` (its own)
@@ -44,7 +44,8 @@ and `+k A`, `+k B`. `env.unwrapped.action_to_string(a)` and
 - the powers' choices: `spy +k` (the card the Spy looks at besides its own)
   then `spy swap` / `spy no swap`; `bishop +k` (which of the tied richest);
   `fool swap +a and +b` / `fool no swap +a and +b`; `inquisitor +k`, then
-  the questioned player's `guess <Character>`; `witch +k`.
+  the questioned player's `guess <Character>`; `witch +k`, or
+  `witch no swap` to keep her own fortune.
 
 A swap-or-not is a single action (where, and whether the cards really
 swap); so is the Fool's. Only the seat asked to decide has a non-zero
@@ -124,8 +125,8 @@ game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
   pay 4 coins to the Inquisitor. Judge: all the courthouse's coins (this
   announcement's fines come after). Peasant: 1 coin, 2 each if both
   Peasants are revealed in the same announcement. Queen: 2 coins. King: 3.
-  Witch: swap fortunes with another player of one's choice (RULING: the
-  swap is made, as the rulings file says). Cheat: with 10 coins or more,
+  Witch: may swap fortunes with another player of her choice, or decline
+  ("puede intercambiar"). Cheat: with 10 coins or more,
   win. Widow: coins from the bank up to 10. Thief: 1 coin from each
   neighbour (at 2 players both coins from the one opponent). A player who
   must pay more than they have pays all they have. RULING: the guess and
@@ -145,6 +146,10 @@ game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
   announcing and claiming name the card used. RULING: the Spy and the Fool
   use the card they announced or claimed with as their own; the Spy may
   look at, and the Fool handle, their other card.
+
+## Version 1
+Changes from version 0:
+- The Witch may decline to swap fortunes (`witch no swap`).
 """
 
 from hidden_role_envs.core.definition import GameDefinition

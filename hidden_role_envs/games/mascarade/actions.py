@@ -16,7 +16,7 @@ cards, `A` and `B`: its own are `A` and `B`, another player's `+k A` and
 | Fool: two cards | `fool swap +1 and +3`, `fool no swap +2 and centre 1` | `fool swap A and +1 B`, ... (not the Fool's own card) |
 | Inquisitor: target | `inquisitor +k` | (8+ players only) |
 | the target's guess | `guess <Character>` | (8+ players only) |
-| Witch: target | `witch +k` | same |
+| Witch: target, or none | `witch +k`, `witch no swap` | same |
 
 A swap-or-not is one action: where, and whether the cards really swap
 (nobody else sees which). The Fool's two cards and its swap decision are
@@ -99,6 +99,7 @@ class MascaradeActions(ActionTable):
             yield Action(f"guess {character}", GUESS, c)
         for k in others:
             yield Action(f"witch +{k}", WITCH_SWAP, k)
+        yield Action("witch no swap", WITCH_SWAP, 0)  # she may keep her own fortune
 
 
 def mascarade_actions(config) -> MascaradeActions:

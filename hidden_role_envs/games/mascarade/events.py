@@ -78,9 +78,10 @@ FortunesSwapped = event_kind(
     "fortunes_swapped", "{witch} swapped fortunes with {target}", witch=SEAT, target=SEAT, witch_coins=NUMBER,
     target_coins=NUMBER,  # the coins of each before the swap
 )
+FortunesKept = event_kind("fortunes_kept", "{witch} declined to swap fortunes", witch=SEAT)
 GameOver = event_kind("game_over", "the game is over", winners=SEATS)
 
 EVENTS = (
     Dealt, Turn, Swapped, NotSwapped, Handled, Looked, LookedUnseen, Announced, Claimed, Passed, Revealed, Power, Paid,
-    Questioned, Guessed, FortunesSwapped, GameOver,
+    Questioned, Guessed, FortunesSwapped, FortunesKept, GameOver,
 )

@@ -96,6 +96,7 @@ class MascaradeObserver(Observer):
                 ev.Questioned: None,
                 ev.Guessed: None,
                 ev.FortunesSwapped: None,
+                ev.FortunesKept: None,
                 ev.GameOver: None,
             },
         )

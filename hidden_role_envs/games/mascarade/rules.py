@@ -64,6 +64,7 @@ from hidden_role_envs.games.mascarade.events import (
     Announced,
     Claimed,
     Dealt,
+    FortunesKept,
     FortunesSwapped,
     GameOver,
     Guessed,
@@ -95,7 +96,7 @@ DECISIONS = (
     "Fool: choose two cards and swap them or not",
     "Inquisitor: choose the player to question",
     "name the character you believe you are",
-    "Witch: choose whose fortune to take",
+    "Witch: choose whose fortune to take, or keep her own",
 )
 DECISION_KINDS = {
     ASK_TURN: (SWAP, LOOK, ANNOUNCE),
@@ -395,6 +396,10 @@ class MascaradeGame(RulesEngine):
         self._power_done(events)
 
     def _witch_swap(self, actor: int, offset: int, events: list) -> None:
+        if offset == 0:  # she may decline
+            events.append(FortunesKept(self.everyone, actor))
+            self._power_done(events)
+            return
         target = self.seating.offset(actor, offset)
         coins = self.table.coins
         events.append(FortunesSwapped(self.everyone, actor, target, coins[actor], coins[target]))

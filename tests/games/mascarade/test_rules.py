@@ -366,13 +366,13 @@ ACTION_TABLES = [(n, 0) for n in (2, 3, 4, 5, 8, 13)] + [(7, 2)]  # (players, ex
 @pytest.mark.parametrize("n,extra", ACTION_TABLES, ids=[f"{n} players +{e}" for n, e in ACTION_TABLES])
 def test_documented_action_count(n, extra):
     places = n + {4: 2, 5: 1}.get(n, extra)
-    expected = 99 + 3 * (n - 1) if n <= 3 else places**2 + 3 * n + 25
+    expected = 100 + 3 * (n - 1) if n <= 3 else places**2 + 3 * n + 26
     assert mascarade_v0.env(num_players=n, extra_centre_cards=extra).action_space("player_0").n == expected
 
 
 def test_documented_action_examples_at_five_players():
     env = mascarade_v0.env(num_players=5)
-    assert env.action_space("player_0").n == 76
+    assert env.action_space("player_0").n == 77
     ids = {name: env.unwrapped.string_to_action(name) for name in
            ("swap +1", "no swap +1", "no swap centre 1", "look", "announce Judge")}
     assert ids == {"swap +1": 0, "no swap +1": 1, "no swap centre 1": 9, "look": 10, "announce Judge": 11}
@@ -587,9 +587,12 @@ POWERS = [
                          ("+2", "centre 1"), ("+3", "+4"), ("+3", "centre 1"), ("+4", "centre 1")]
                         for w in ("swap", "no swap")]}),
     # Witch
-    Scenario("Witch: choose whose fortune to take",
+    Scenario("Witch: choose whose fortune to take, or keep one's own",
              5, D5, P5 + [set_coins(6, 11, 2, 6, 3), "4: announce Witch"] + PASS_ALL_FROM_4,
-             {"ask": ("witch", 4), "legal": ["witch +1", "witch +2", "witch +3", "witch +4"]}),
+             {"ask": ("witch", 4), "legal": ["witch +1", "witch +2", "witch +3", "witch +4", "witch no swap"]}),
+    Scenario("Witch: she may decline, and every fortune stays",
+             5, D5, P5 + [set_coins(6, 11, 2, 6, 3), "4: announce Witch"] + passes(5, 4, 1) + ["4: witch no swap"],
+             {"coins": [6, 10, 2, 6, 3], "courthouse": 1, "ask": ("turn", 0)}),
     Scenario("Witch: the two fortunes swap",
              5, D5, P5 + [set_coins(6, 11, 2, 6, 3), "4: announce Witch"] + PASS_ALL_FROM_4 + ["4: witch +2"],
              {"coins": [6, 3, 2, 6, 11], "from_bank": 0}),
