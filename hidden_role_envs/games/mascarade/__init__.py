@@ -28,9 +28,9 @@ order, then the centre cards) and `first_player`. Anything left out is
 drawn from the seed.
 
 ## Actions
-`Discrete(P^2 + 3n + 26)` at 4+ players, where P = n + centre cards is the
-number of card places (77 ids at 5 players); `Discrete(100 + 3(n - 1))` at
-2-3 players. Cards are named relative to the actor: `+k` is the card of the
+`Discrete(n^2 + 3P + 26)` at 4+ players, where P = n + centre cards is the
+number of card places (69 ids at 5 players); `Discrete(75)` at 2 players,
+`Discrete(84)` at 3. Cards are named relative to the actor: `+k` is the card of the
 player k seats to the left (`+1` = the next in turn order), `centre j` a
 centre card; at 2-3 players each seat's two cards are `A` and `B` (its own)
 and `+k A`, `+k B`. `env.unwrapped.action_to_string(a)` and
@@ -43,7 +43,8 @@ and `+k A`, `+k B`. `env.unwrapped.action_to_string(a)` and
   player in turn order from the announcer's left;
 - the powers' choices: `spy +k` (the card the Spy looks at besides its own)
   then `spy swap` / `spy no swap`; `bishop +k` (which of the tied richest);
-  `fool swap +a and +b` / `fool no swap +a and +b`; `inquisitor +k`, then
+  `fool swap +a and +b` / `fool no swap +a and +b` (the cards of two other
+  players); `inquisitor +k`, then
   the questioned player's `guess <Character>`; `witch +k`, or
   `witch no swap` to keep her own fortune.
 
@@ -110,8 +111,10 @@ game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
 - Turns: the first 4 turns are preparation turns: swap or not only. Then
   exactly one of: swap-or-not of one's card with another player's or a
   centre card, unseen; look at one's own card; announce any character in
-  play. RULING (first edition): a player whose card was revealed during the
-  previous turn (claim or Inquisitor) may only swap or not.
+  play. A player whose card was revealed during the previous turn (claim or
+  Inquisitor) must swap or not with another player's card ("con la de otro
+  jugador": not a centre card; RULING, first edition: it may neither look
+  nor announce).
 - Announcements: every other player, in turn order from the announcer's
   left, claims or passes. No claim: the announcer uses the power without
   revealing. Otherwise every claimant (announcer included) reveals; the
@@ -120,7 +123,8 @@ game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
 - Powers: Spy: look at one's card and another (a player's or centre),
   then swap them or not. Bishop: 2 coins from the richest other player, the
   Bishop choosing among ties. Fool: 1 coin from the bank, then swap or not
-  two cards other than its own. Inquisitor (8+): choose another player,
+  the cards of two other players ("las cartas de otros dos jugadores": one
+  card of each, never a centre card). Inquisitor (8+): choose another player,
   who names the character they think they are, then reveals; if wrong they
   pay 4 coins to the Inquisitor. Judge: all the courthouse's coins (this
   announcement's fines come after). Peasant: 1 coin, 2 each if both
@@ -143,13 +147,20 @@ game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
   King, Witch; two cards each (one fortune), the 2 spare cards face down in
   the centre at 2 players. Swap-or-not may use any card but the one swapped
   from, the player's other card included; one looks at one of one's cards;
-  announcing and claiming name the card used. RULING: the Spy and the Fool
-  use the card they announced or claimed with as their own; the Spy may
-  look at, and the Fool handle, their other card.
+  announcing and claiming name the card used. RULING: the Spy uses the card it
+  announced or claimed with as its own, and may look at its other card. The
+  Fool handles one card of each of the two other players at 3 players, and
+  at 2 players (RULING: there is one other player) that player's two cards.
+  The forced swap-or-not after a reveal is from either of one's cards with
+  a card of another player.
 
 ## Version 1
 Changes from version 0:
 - The Witch may decline to swap fortunes (`witch no swap`).
+- The Fool swaps, or not, the cards of two other players: no centre card
+  (nor, at 2-3 players, its own other card); its actions name only those.
+- The swap-or-not forced by a reveal is with another player's card, never a
+  centre card (nor, at 2-3 players, one's own other card).
 """
 
 from hidden_role_envs.core.definition import GameDefinition

@@ -93,7 +93,7 @@ DECISIONS = (
     "Spy: choose the other card to look at",
     "Spy: swap the two cards or not",
     "Bishop: choose among the richest",
-    "Fool: choose two cards and swap them or not",
+    "Fool: choose the cards of two other players and swap them or not",
     "Inquisitor: choose the player to question",
     "name the character you believe you are",
     "Witch: choose whose fortune to take, or keep her own",
@@ -114,9 +114,10 @@ DECISION_KINDS = {
 class LegalMasks(Shared):
     """Every legal-action mask a game of one configuration can show, built once, shared and read-only.
 
-    Most decisions have a fixed set of legal actions; the Spy and the Fool
-    leave out the card their power comes from, and the Bishop takes from
-    the richest other players (a mask per set of them, made when first met).
+    Most decisions have a fixed set of legal actions; a turn forced by a
+    reveal swaps with another player's card only, the Spy leaves out the
+    card its power comes from, and the Bishop takes from the richest other
+    players (a mask per set of them, made when first met).
     """
 
     def __init__(self, config: MascaradeConfig):
@@ -127,10 +128,11 @@ class LegalMasks(Shared):
         turn = of_kind[SWAP] + of_kind[LOOK] + tuple(a for a in of_kind[ANNOUNCE] if in_play[args[a][0]])
         self.of_decision[ASK_TURN] = actions.mask(turn)
         self.of_decision[ASK_GUESS] = actions.mask(a for a in of_kind[GUESS] if in_play[args[a]])
-        self.forced_turn = actions.mask_of_kinds(SWAP)
+        self.preparation_turn = actions.mask_of_kinds(SWAP)
+        players_cards = range(config.hand, config.num_players * config.hand)  # relative: other players' cards
+        self.revealed_turn = actions.mask(a for a in of_kind[SWAP] if args[a][1] in players_cards)
         own = range(config.hand)  # the card the power comes from
         self.spy_card = tuple(actions.mask(a for a in of_kind[SPY_LOOK] if args[a] != o) for o in own)
-        self.fool = tuple(actions.mask(a for a in of_kind[FOOL_SWAP] if o not in args[a][:2]) for o in own)
         self._bishop_ids = {args[a]: a for a in of_kind[BISHOP_TAKE]}
         self._bishop: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -261,14 +263,14 @@ class MascaradeGame(RulesEngine):
             return masks.none
         decision = table.decision
         if decision == ASK_TURN:
-            return masks.forced_turn if table.forced else masks.of_decision[ASK_TURN]
+            if table.forced:
+                return masks.preparation_turn if table.preparation else masks.revealed_turn
+            return masks.of_decision[ASK_TURN]
         if decision == ASK_BISHOP:
             actor = table.to_act
             return masks.bishop(tuple(sorted(self.seating.relative[actor][s] for s in self._richest_others(actor))))
         if decision == ASK_SPY_CARD:
             return masks.spy_card[self.power_place % self.hand]
-        if decision == ASK_FOOL:
-            return masks.fool[self.power_place % self.hand]
         return masks.of_decision[decision]
 
     def illegal_reason(self, action: int) -> str:
@@ -282,15 +284,16 @@ class MascaradeGame(RulesEngine):
         if decision == ASK_TURN and table.forced:
             if table.preparation:
                 return f"turn {table.turn + 1} is a preparation turn: the only action is to swap or not"
-            return "this player's card was revealed in the previous turn: the only action is to swap or not"
+            return ("this player's card was revealed in the previous turn: the only action is to swap or not with "
+                    "another player's card")
         if kind in (ANNOUNCE, GUESS):
             character = args[0] if kind == ANNOUNCE else args
             if not self.config.counts[character]:
                 return f"the {CHARACTERS[character]} is not in play"
         if decision == ASK_BISHOP:
             return "the Bishop takes from the richest of the other players"
-        if decision in (ASK_SPY_CARD, ASK_FOOL):
-            return f"the {'Spy' if decision == ASK_SPY_CARD else 'Fool'} uses cards other than its own"
+        if decision == ASK_SPY_CARD:
+            return "the Spy looks at a card other than its own"
         return "it is not legal now"
 
     def apply(self, action: int) -> list:

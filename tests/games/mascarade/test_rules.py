@@ -366,13 +366,13 @@ ACTION_TABLES = [(n, 0) for n in (2, 3, 4, 5, 8, 13)] + [(7, 2)]  # (players, ex
 @pytest.mark.parametrize("n,extra", ACTION_TABLES, ids=[f"{n} players +{e}" for n, e in ACTION_TABLES])
 def test_documented_action_count(n, extra):
     places = n + {4: 2, 5: 1}.get(n, extra)
-    expected = 100 + 3 * (n - 1) if n <= 3 else places**2 + 3 * n + 26
+    expected = {2: 75, 3: 84}[n] if n <= 3 else n**2 + 3 * places + 26
     assert mascarade_v0.env(num_players=n, extra_centre_cards=extra).action_space("player_0").n == expected
 
 
 def test_documented_action_examples_at_five_players():
     env = mascarade_v0.env(num_players=5)
-    assert env.action_space("player_0").n == 77
+    assert env.action_space("player_0").n == 69
     ids = {name: env.unwrapped.string_to_action(name) for name in
            ("swap +1", "no swap +1", "no swap centre 1", "look", "announce Judge")}
     assert ids == {"swap +1": 0, "no swap +1": 1, "no swap centre 1": 9, "look": 10, "announce Judge": 11}
@@ -487,9 +487,14 @@ def test_revealed_block_shows_this_turns_reveals_until_the_turn_ends():
 
 FORCED = [
     Scenario(
-        "a player revealed during the previous turn may only swap or not",
+        "a player revealed during the previous turn may only swap or not, with another player's card",
         5, D5, prep(5) + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
-        {"ask": ("turn", 0), "forced": True, "legal": swaps(5, 1)},
+        {"ask": ("turn", 0), "forced": True, "legal": swaps(5)},
+    ),
+    Scenario(
+        "the forced swap-or-not is with another player's card, never a centre card",
+        5, D5, prep(5) + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
+        {"forbidden": ["swap centre 1", "no swap centre 1"]},
     ),
     Scenario(
         "the announcer revealed during its own turn is free at its next turn",
@@ -566,15 +571,14 @@ POWERS = [
              5, D5, P5 + [set_coins(6, 10, 6, 8, 6), "4: announce Bishop"] + passes(5, 4, 1),
              {"coins": [6, 12, 6, 6, 5]}),
     # Fool
-    Scenario("Fool: 1 coin, then two other cards to swap or not",
+    Scenario("Fool: 1 coin, then the cards of two other players to swap or not (no centre card)",
              5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4,
              {"coins": [6, 6, 6, 6, 7], "from_bank": 1, "ask": ("fool", 4),
-              "allowed": ["fool swap +1 and +2", "fool no swap +3 and centre 1"]}),
-    Scenario("Fool: the swap is known to the Fool, mixed for the others",
-             5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4 + ["4: fool swap +1 and centre 1"],
-             {"cards": [CHE, BIS, FOO, QUE, WIT, JUD], "ask": ("turn", 0),
-              "knowledge": {(4, 0): CHE, (4, 5): {JUD: 0.5, BIS: 0.5}, (1, 0): {JUD: 0.25, BIS: 0.25, CHE: 0.5},
-                            (0, 5): {JUD: 0.5, CHE: 0.5}}}),
+              "legal": [f"fool {w} +{a} and +{b}" for a in range(1, 5) for b in range(a + 1, 5)
+                        for w in ("swap", "no swap")]}),
+    Scenario("Fool: the swap is made",
+             5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4 + ["4: fool swap +1 and +3"],
+             {"cards": [FOO, BIS, JUD, QUE, WIT, CHE], "ask": ("turn", 0)}),
     Scenario("Fool: or not swapped",
              5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4 + ["4: fool no swap +1 and +2"],
              {"cards": D5, "knowledge": {(4, 0): {JUD: 0.5, BIS: 0.5}, (4, 1): {JUD: 0.25, BIS: 0.25, FOO: 0.5},
@@ -582,9 +586,7 @@ POWERS = [
     Scenario("Fool: the true Fool out of turn",
              5, D5, P5 + ["4: announce Fool"] + passes(5, 4, 2),
              {"ask": ("fool", 2), "coins": [6, 6, 7, 6, 6],
-              "legal": [f"fool {w} {a} and {b}" for a, b in
-                        [("+1", "+2"), ("+1", "+3"), ("+1", "+4"), ("+1", "centre 1"), ("+2", "+3"), ("+2", "+4"),
-                         ("+2", "centre 1"), ("+3", "+4"), ("+3", "centre 1"), ("+4", "centre 1")]
+              "legal": [f"fool {w} +{a} and +{b}" for a in range(1, 5) for b in range(a + 1, 5)
                         for w in ("swap", "no swap")]}),
     # Witch
     Scenario("Witch: choose whose fortune to take, or keep one's own",
@@ -841,10 +843,17 @@ TWO_CARDS = [
              [JUD, SPY, KIN, FOO, QUE, WIT], prep(2, two_cards=True) + ["0: announce Spy with B", "1: pass"],
              {"ask": ("spy look", 0), "legal": ["spy A", "spy +1 A", "spy +1 B", "spy centre 1", "spy centre 2"]},
              kwargs={"characters": [JUD, SPY, KIN, FOO, QUE, WIT]}),
-    Scenario("the Fool may use any two cards but its own", 2, D2,
+    Scenario("the Fool at 3 players: one card of each other player", 3, D3,
+             prep(3, two_cards=True) + ["1: announce Fool with B", "2: pass", "0: pass"],
+             {"ask": ("fool", 1), "legal": [f"fool {w} +1 {x} and +2 {y}" for x in "AB" for y in "AB"
+                                            for w in ("swap", "no swap")]}),
+    Scenario("the Fool at 2 players: the one other player's two cards", 2, D2,
              prep(2, two_cards=True) + ["0: announce Fool with A", "1: pass"],
-             {"ask": ("fool", 0), "forbidden": ["fool swap A and B", "fool no swap A and +1 A"],
-              "allowed": ["fool swap B and +1 A", "fool no swap centre 1 and centre 2"]}),
+             {"ask": ("fool", 0), "legal": ["fool swap +1 A and +1 B", "fool no swap +1 A and +1 B"]}),
+    Scenario("the forced swap-or-not at 2 players: either own card with one of the other player's", 2, D2,
+             prep(2, two_cards=True) + ["0: announce Witch with A", "1: claim with B"],
+             {"ask": ("turn", 1), "legal": [f"{w} {o} with +1 {x}" for o in "AB" for x in "AB"
+                                            for w in ("swap", "no swap")]}),
     Scenario("the Thief at 2 players takes both coins from the one opponent", 2, [THI, JUD, KIN, FOO, QUE, BIS],
              prep(2, two_cards=True) + ["0: announce Thief with A", "1: claim with A"],
              {"coins": [8, 3], "courthouse": 1}, kwargs={"characters": [THI, JUD, KIN, FOO, QUE, BIS]}),
@@ -919,6 +928,8 @@ ILLEGAL = [
     ("a character not in play", 5, P5, "announce King", ["player_4", "King", "not in play"]),
     ("a look when forced to swap", 5, P5 + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
      "look", ["player_0", "revealed in the previous turn"]),
+    ("a centre card when forced to swap", 5, P5 + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
+     "swap centre 1", ["player_0", "another player's card"]),
     ("a claim out of turn", 5, P5, "claim", ["player_4", "'claim'", "take a turn"]),
     ("a swap while claims are asked", 5, P5 + ["4: announce Queen"], "swap +1", ["player_0", "claim"]),
     ("a Bishop target that is not the richest", 5, P5 + [set_coins(6, 9, 5, 9, 6), "4: announce Bishop"]
@@ -943,6 +954,21 @@ def test_illegal_actions_raise_and_change_nothing(name, players, before, bad, fr
     legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
     env.step(int(legal[0]))
     assert snapshot(env) != state
+
+
+@pytest.mark.parametrize("n,extra", [(2, 0), (3, 0), (4, 0), (5, 0), (7, 2), (13, 0)])
+def test_the_fool_handles_the_cards_of_two_other_players_only(n, extra):
+    """No centre card and none of the Fool's own: one card of each of two other players (at 2 players, the one
+    other player's two cards)."""
+    env = mascarade_v0.env(num_players=n, extra_centre_cards=extra).unwrapped
+    fools = [env.action_to_string(a) for a in range(env.action_space("player_0").n)]
+    pairs = [name.removeprefix("fool swap ").split(" and ") for name in fools if name.startswith("fool swap ")]
+    owners = [[card.split()[0] for card in pair] for pair in pairs]
+    assert all(owner.startswith("+") for pair in owners for owner in pair)
+    if n == 2:
+        assert pairs == [["+1 A", "+1 B"]]
+    else:
+        assert all(a != b for a, b in owners) and len(pairs) == (n - 1) * (n - 2) // 2 * (1 if n > 3 else 4)
 
 
 def test_the_spy_cannot_look_at_the_card_it_claimed_with():
