@@ -25,7 +25,9 @@ richest win.
 `reset(seed, options={"setup": {...}})` may fix the deal: `cards` (one
 character per card place, by name or index: each seat's card(s) in seat
 order, then the centre cards) and `first_player`. Anything left out is
-drawn from the seed.
+drawn from the seed. An entry of the wrong type or length, a card not in
+play or a seat out of range raises ValueError or TypeError naming the
+entry, before anything is drawn: the refused reset changes nothing.
 
 ## Actions
 `Discrete(n^2 + 3P + 26)` at 4+ players, where P = n + centre cards is the
@@ -161,6 +163,8 @@ Changes from version 0:
   (nor, at 2-3 players, its own other card); its actions name only those.
 - The swap-or-not forced by a reveal is with another player's card, never a
   centre card (nor, at 2-3 players, one's own other card).
+- A setup is checked whole before anything is drawn; `cards` of the wrong
+  length is refused as such.
 """
 
 from hidden_role_envs.core.definition import GameDefinition

@@ -214,8 +214,12 @@ class MascaradeGame(RulesEngine):
         self.everyone, self.others = self.seating.everyone, self.seating.others
         self.place_called = config.place_called  # [s][r]: the place seat s names r in its actions
         self.table = MascaradeTable(n)
-        self.cards = self._deal(setup.items("cards", CHARACTERS), rng)
+        cards = self._checked_cards(setup.items("cards", CHARACTERS, length=config.num_places))
         first = setup.seat("first_player", n)
+        # every entry is checked before anything is drawn, so a refused setup leaves the generator as it was
+        if cards is None:
+            cards = [config.characters[i] for i in rng.permutation(config.num_places).tolist()]
+        self.cards = cards
         self.table.active = int(rng.integers(n)) if first is None else first  # the youngest: drawn at random
         self.over = False
         self.winners: tuple[int, ...] = ()
@@ -238,11 +242,9 @@ class MascaradeGame(RulesEngine):
             WITCH_SWAP: self._witch_swap,
         }
 
-    def _deal(self, cards: list[int] | None, rng: np.random.Generator) -> list[int]:
+    def _checked_cards(self, cards: list[int] | None) -> list[int] | None:
         config = self.config
-        if cards is None:
-            return [config.characters[i] for i in rng.permutation(config.num_places).tolist()]
-        if sorted(cards) != list(config.characters):
+        if cards is not None and sorted(cards) != list(config.characters):
             names = ", ".join(CHARACTERS[c] for c in config.characters)
             raise ValueError(
                 f"setup cards must deal the {config.num_places} characters in play ({names}), players' cards then "

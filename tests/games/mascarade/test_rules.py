@@ -24,6 +24,8 @@ import pytest
 from hidden_role_envs import mascarade_v0
 from hidden_role_envs.games.mascarade import events as ev
 from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE
+from hidden_role_envs.games.mascarade.config import configure
+from hidden_role_envs.games.mascarade.rules import MascaradeGame
 from tests.support import check_allowed, check_forbidden, check_legal, one_hot
 from tests.support import relative as rel_seat
 
@@ -986,17 +988,35 @@ def test_penalize_gives_the_mover_minus_one_and_ends_the_episode():
 
 
 BAD_SETUP = [
-    ("a card not in play", 5, {"cards": [JUD, BIS, FOO, QUE, WIT, KIN]}, "cards"),
-    ("one card too few", 5, {"cards": D5[:-1]}, "cards"),
-    ("an unknown name", 5, {"cards": D5[:-1] + ["Pirate"]}, "Pirate"),
-    ("a first player out of range", 5, {"first_player": 5}, "first_player"),
-    ("an unknown key", 5, {"coins": [6] * 5}, "coins"),
+    ("a card not in play", 5, {"cards": [JUD, BIS, FOO, QUE, WIT, KIN]}, ValueError, "cards"),
+    ("one card too few", 5, {"cards": D5[:-1]}, ValueError, "setup cards must have 6 entries"),
+    ("one card too many", 2, {"cards": D2 + [JUD]}, ValueError, "setup cards must have 6 entries"),
+    ("an unknown name", 5, {"cards": D5[:-1] + ["Pirate"]}, ValueError, "Pirate"),
+    ("a card index out of range", 5, {"cards": D5[:-1] + [12]}, ValueError, "setup cards"),
+    ("cards as a string", 5, {"cards": "Judge"}, TypeError, "setup cards must be a list"),
+    ("cards as a dict", 5, {"cards": dict(enumerate(D5))}, TypeError, "setup cards must be a list"),
+    ("cards as a set", 5, {"cards": set(D5)}, TypeError, "setup cards must be a list"),
+    ("a first player out of range", 5, {"first_player": 5}, ValueError, "first_player"),
+    ("a first player given as a string", 5, {"first_player": "0"}, ValueError, "first_player"),
+    ("a first player given as True", 5, {"first_player": True}, ValueError, "first_player"),
+    ("a first player given as a list", 5, {"first_player": [0]}, ValueError, "first_player"),
+    ("an unknown key", 5, {"coins": [6] * 5}, ValueError, "coins"),
 ]
 
 
-@pytest.mark.parametrize("name,players,setup,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
-def test_bad_setup_raises(name, players, setup, fragment):
+@pytest.mark.parametrize("name,players,setup,error,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
+def test_bad_setup_raises_naming_the_entry(name, players, setup, error, fragment):
     env = mascarade_v0.env(num_players=players)
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(error, match=fragment):
         env.reset(seed=0, options={"setup": setup})
-    assert fragment in str(error.value)
+
+
+@pytest.mark.parametrize("name,players,setup,error,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
+def test_a_bad_setup_fails_before_anything_is_drawn(name, players, setup, error, fragment):
+    """The engine checks every entry before it deals: a refused setup leaves the generator where it was."""
+    config = configure(players)
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    with pytest.raises(error):
+        MascaradeGame(config, rng, setup)
+    assert rng.bit_generator.state == before
