@@ -78,11 +78,15 @@ true counts are on `env.unwrapped.engine.table` and, at the end, in
 The `knowledge` block is built from what this seat saw only: the open deal,
 its own looks and Spy looks, every reveal, and every swap-or-not it
 watched. A swap it made itself (its turn, its Spy or Fool power) it knows;
-one it only watched mixes the two places half and half. After a look or a
-reveal, the matrix is brought back to one card per place and the right
-number of copies per character by exact elimination and a few Sinkhorn
-passes (an APPROXIMATION of the exact posterior, which would need up to 13!
-deals: see `hidden_role_envs.games.mascarade.knowledge`).
+one it only watched it takes to be a swap or not, each as likely. Up to 7
+cards in play (every table of 2 to 7 players without extra centre cards)
+the block is the EXACT posterior of that model, one weight per deal. Above 7
+cards it is an APPROXIMATION (the exact one would need up to 13! deals): a
+matrix of marginals brought back to one card per place and the right copies
+per character by exact elimination and Sinkhorn passes; it never gives 0 to
+a character the exact posterior allows (the true one included), equals the
+exact posterior until the seat sees a card it was unsure of, and its
+measured error is in `hidden_role_envs.games.mascarade.knowledge`.
 
 ## Rewards
 At the end only: +1 to each winner, -1 to every other seat; a truncated
@@ -163,6 +167,9 @@ Changes from version 0:
   (nor, at 2-3 players, its own other card); its actions name only those.
 - The swap-or-not forced by a reveal is with another player's card, never a
   centre card (nor, at 2-3 players, one's own other card).
+- The `knowledge` block is the exact posterior up to 7 cards in play (it
+  was the approximation everywhere); above 7 the approximation stays, its
+  guarantees and measured error documented.
 - A setup is checked whole before anything is drawn; `cards` of the wrong
   length is refused as such.
 """

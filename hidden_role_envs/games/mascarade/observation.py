@@ -22,7 +22,7 @@ from hidden_role_envs.games.mascarade import events as ev
 from hidden_role_envs.games.mascarade.actions import place_name
 from hidden_role_envs.games.mascarade.characters import CHARACTERS, NUM_CHARACTERS, WINNING_COINS
 from hidden_role_envs.games.mascarade.config import MascaradeConfig
-from hidden_role_envs.games.mascarade.knowledge import PlaceBeliefs
+from hidden_role_envs.games.mascarade.knowledge import card_beliefs
 from hidden_role_envs.games.mascarade.rules import DECISIONS
 
 # The bank is unlimited, so coins have no natural upper bound; the coin blocks are clipped here, where
@@ -103,7 +103,7 @@ class MascaradeObserver(Observer):
 
     def start(self) -> None:
         config = self.config
-        self.beliefs = PlaceBeliefs(config.counts, config.num_places, config.num_players)
+        self.beliefs = card_beliefs(config)
         self.known["in_play"][:] = config.counts
         self._announcement_shown = False  # entries of the announcement blocks are on in the state
 
