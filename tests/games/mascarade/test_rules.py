@@ -760,8 +760,17 @@ def test_the_turn_limit_truncates():
                                     "character": characters[agent]}
 
 
-def test_the_default_turn_limit_is_finite():
+def test_the_default_turn_limit_is_finite_and_well_above_natural_games():
     assert mascarade_v0.env().max_turns == 300
+    rng = np.random.default_rng(0)
+    for n in (2, 5, 13):
+        env = mascarade_v0.env(num_players=n)
+        for seed in range(50):
+            env.reset(seed=seed)
+            for agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            assert env.unwrapped.game_over and env.unwrapped.engine.turns_played < 300 / 2
 
 
 class CoinLedger:
