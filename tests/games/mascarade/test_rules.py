@@ -26,6 +26,7 @@ from hidden_role_envs.games.mascarade import events as ev
 from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE
 from hidden_role_envs.games.mascarade.config import configure
 from hidden_role_envs.games.mascarade.rules import MascaradeGame
+from hidden_role_envs.core.history import EventEncoding
 from tests.support import check_allowed, check_forbidden, check_legal, one_hot
 from tests.support import relative as rel_seat
 
@@ -1029,3 +1030,44 @@ def test_a_bad_setup_fails_before_anything_is_drawn(name, players, setup, error,
     with pytest.raises(error):
         MascaradeGame(config, rng, setup)
     assert rng.bit_generator.state == before
+
+
+# === The event history =========================================================
+
+
+def history_columns(env, slot: str) -> slice:
+    """Where the history rows hold `slot` ("card place 1", "purse 2", ...)."""
+    encoding = EventEncoding(env.unwrapped.definition.events, env.unwrapped.num_players,
+                             env.unwrapped.definition.words(env.unwrapped.config, 0).vocab)
+    (start, stop), = [(a, b) for name, a, b in encoding.columns if name == slot]
+    return slice(start, stop)
+
+
+@pytest.mark.parametrize("n", [2, 5, 13])
+def test_every_event_is_encoded_in_the_history_block(n):
+    env = mascarade_v0.env(num_players=n, history_length=12)
+    space = env.observation_space("player_0")["observation"]
+    rng = np.random.default_rng(n)
+    for seed in range(5):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            assert space.contains(obs["observation"])
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert env.unwrapped.history("player_0")[0]["kind"] == "dealt"
+
+
+def test_card_places_and_purses_are_encoded_relative_to_the_observer():
+    env = new_env(5, D5, history_length=4)
+    play(env, ["0: no swap +2"])  # seat 1 watches seat 0 handle places 0 and 2 (its +4 and +1)
+    rows = env.observe("player_1")["observation"][env.unwrapped.observation_fields["history"]].reshape(4, -1)
+    handled = rows[1]  # the newest is the next turn's start
+    assert list(handled[history_columns(env, "card place 1")]) == list(one_hot(6, 4))
+    assert list(handled[history_columns(env, "card place 2")]) == list(one_hot(6, 1))
+    play(env, ["1: no swap +1", "2: no swap +1", "3: no swap +1", set_courthouse(2), "4: announce Judge"]
+         + passes(5, 4, 0))  # seat 0, the Judge, takes the courthouse; seat 4 pays its fine to it
+    purses = [history_columns(env, f"purse {k}") for k in (1, 2)]
+    rows = env.observe("player_3")["observation"][env.unwrapped.observation_fields["history"]].reshape(4, -1)
+    paid = [row for row in rows if row[purses[0]].any()]  # the newest first: the fine, then the Judge's take
+    assert [list(paid[0][p]) for p in purses] == [list(one_hot(7, 1)), list(one_hot(7, 6))]  # seat 4 -> courthouse
+    assert [list(paid[1][p]) for p in purses] == [list(one_hot(7, 6)), list(one_hot(7, 2))]  # courthouse -> seat 0
