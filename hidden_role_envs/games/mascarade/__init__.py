@@ -94,12 +94,25 @@ a character the exact posterior allows (the true one included), equals the
 exact posterior until the seat sees a card it was unsure of, and its
 measured error is in `hidden_role_envs.games.mascarade.knowledge`.
 
+The `record` blocks keep the public record of the game, so that a policy
+without memory can play on it: who announced and claimed what, how often,
+and what the reveals showed; each seat's last announcement and who claimed
+it; who looked at which card and when, and who still knows the card it saw;
+the swaps-or-not by seat and by place; the cards shown (dealt face up,
+revealed) and not moved since; the Inquisitor's questions and the guesses.
+Each entry is a fact every seat saw (a look or a swap-or-not is seen by
+all, what was seen or whether the cards swapped is not), so every seat
+reads the same record in its own order. Counts and ages stop at 50.
+
 ## Rewards
-At the end only: +1 to each winner, -1 to every other seat; a truncated
-game gives 0. Final `infos[agent]` hold `result`, `winners`, `coins`,
-`characters` (a name per seat, two at 2-3 players), `centre_characters`,
-`courthouse`, `from_bank`, `turns`, and the seat's own `character` and
-`won`.
+At the end only: +1 to each winner, -1 to every other seat. Final
+`infos[agent]` hold `result`, `winners`, `coins`, `characters` (a name per
+seat, two at 2-3 players), `centre_characters`, `courthouse`, `from_bank`,
+`turns`, and the seat's own `character` and `won`. A game stopped by the
+turn limit gives every seat 0 and the same infos, with `result:
+"truncated"`, `winners: []` and no `won` (see Episode end); an illegal
+action under `illegal="penalize"` gives the mover -1, every other seat 0,
+and every seat's info `illegal_move`.
 
 ## Rules and rulings followed
 - Setup: 6 coins each, an empty courthouse, an unlimited bank (RULING).
@@ -176,6 +189,12 @@ Changes from version 0:
 - The `knowledge` block is the exact posterior up to 7 cards in play (it
   was the approximation everywhere); above 7 the approximation stays, its
   guarantees and measured error documented.
+- The observation keeps the public record (the `record` blocks above);
+  `revealed` shows the card last shown at each place until a swap-or-not
+  handles it (it showed the reveals of the turn in progress, which
+  `claimed_cards` and `power_cards` with it still tell).
+- Every event can be encoded in the history block (`history_length=K`).
+- A truncated game reveals to every seat what the end of a game reveals.
 - A setup is checked whole before anything is drawn; `cards` of the wrong
   length is refused as such.
 """

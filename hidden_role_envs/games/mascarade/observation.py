@@ -32,6 +32,8 @@ COIN_CAP = WINNING_COINS
 
 K = NUM_CHARACTERS
 PLACES = {0: "h"}  # a place axis: each seat's h cards, then the centre
+PLACES_1 = {1: "h"}  # the same, as the second axis (seats, then places)
+RECORD_CAP = 50  # counts and ages of the record are clipped here, so the observation space is bounded
 SCHEMA = Schema(
     [
         Block("coins", ("n",), 0, COIN_CAP, "coins of each seat, clipped at 13 (see below)", rotate=(0,)),
@@ -47,17 +49,45 @@ SCHEMA = Schema(
         Block("announcer", ("n",), 0, 1, "one-hot: who announced it", "turn", rotate=(0,)),
         Block("claimants", ("n",), 0, 1, "the other seats who claimed it too", "turn", rotate=(0,)),
         Block("claimed_cards", ("P",), 0, 1, "the cards announced and claimed with", "turn", rotate=PLACES),
-        Block("revealed", ("P", K), 0, 1, "one-hot per place: the cards revealed this turn", "turn", rotate=PLACES),
         Block("power_cards", ("P",), 0, 1, "the cards the power in progress handles (the Spy's two, the questioned "
               "card)", "turn", rotate=PLACES),
         Block("knowledge", ("P", K), 0, 1, "this seat's probability that each place holds each character", "belief",
               rotate=PLACES),
+        Block("revealed", ("P", K), 0, 1, "one-hot per place: the card last shown there (dealt face up, revealed by "
+              "a claim or the Inquisitor), until a swap-or-not handles that place", "record", rotate=PLACES),
+        Block("handled", ("P",), 0, RECORD_CAP, "swaps-or-not that handled each place since its card was last shown",
+              "record", rotate=PLACES),
+        Block("swaps", ("n", "P"), 0, RECORD_CAP, "swaps-or-not made by each seat (row: turns, Spy, Fool), by place "
+              "handled (column)", "record", rotate={0: 1, **PLACES_1}),
+        Block("looks", ("n", "P"), 0, RECORD_CAP, "looks by each seat (row: its own card, the Spy's two) at each place "
+              "(column)", "record", rotate={0: 1, **PLACES_1}),
+        Block("look_age", ("n", "P"), 0, RECORD_CAP, f"turns since each seat (row) last looked at each place (column): "
+              f"0 this turn, {RECORD_CAP} never (or that long ago)", "record", rotate={0: 1, **PLACES_1}),
+        Block("still_known", ("n", "P"), 0, 1, "1 where that seat (row) looked at that place (column) and no "
+              "swap-or-not has moved the card since (a seat that saw both cards it handles still knows both)",
+              "record", rotate={0: 1, **PLACES_1}),
+        Block("announcements", ("n", K, 3), 0, RECORD_CAP, "each seat's announcements by character: made, shown "
+              "true, shown false (a claim makes every claimant reveal)", "record", rotate=(0,)),
+        Block("claims", ("n", K, 3), 0, RECORD_CAP, "each seat's claims of another's announcement, by character: "
+              "made, shown true, shown false", "record", rotate=(0,)),
+        Block("last_announcement", ("n", K), 0, 1, "one-hot per seat: the character it announced last", "record",
+              rotate=(0,)),
+        Block("last_claimants", ("n", "n"), 0, 1, "who (column) claimed each seat's last announcement (row)",
+              "record", rotate=(0, 1)),
+        Block("announcement_age", ("n",), 0, RECORD_CAP, f"turns since each seat's last announcement: 0 this turn, "
+              f"{RECORD_CAP} never (or that long ago)", "record", rotate=(0,)),
+        Block("questioned", ("n", "n"), 0, RECORD_CAP, "how often each Inquisitor (row) questioned each seat "
+              "(column)", "record", rotate=(0, 1)),
+        Block("guesses", ("n", K, 2), 0, RECORD_CAP, "the characters each questioned seat named: right, wrong",
+              "record", rotate=(0,)),
     ]
 )
 # The first and last of two runs of adjacent public blocks, each cleared at once after a step before the
 # entries that are on are set: the turn's, and the announcement's.
 TURN_BLOCKS = ("active_player", "forced_swap")
 ANNOUNCEMENT_BLOCKS = ("announcement", "power_cards")
+MADE, SHOWN_TRUE, SHOWN_FALSE = range(3)  # the columns of `announcements` and `claims`
+RIGHT, WRONG = range(2)  # the columns of `guesses`
 
 
 def mascarade_layout(config: MascaradeConfig):
@@ -65,8 +95,8 @@ def mascarade_layout(config: MascaradeConfig):
 
 
 class MascaradeObserver(Observer):
-    """The beliefs change at event time; the table's blocks are written after every step; a seat's
-    `knowledge` block when it is encoded (its beliefs corrected then, if a sighting waits)."""
+    """The beliefs and the record change at event time; the table's blocks are written after every step; a
+    seat's `knowledge` block when it is encoded (its beliefs corrected then, if a sighting waits)."""
 
     def __init__(self, config: MascaradeConfig):
         super().__init__(mascarade_layout(config))
@@ -81,20 +111,20 @@ class MascaradeObserver(Observer):
             ev.EVENTS,
             {
                 ev.Dealt: self._dealt,
+                ev.Turn: self._turn,
                 ev.Swapped: self._swapped,
                 ev.Handled: self._handled,
-                ev.Looked: self._seen,
-                ev.Revealed: self._seen,
-                ev.Turn: None,
+                ev.Looked: self._looked,
+                ev.LookedUnseen: self._looked_unseen,
+                ev.Announced: self._announced,
+                ev.Claimed: self._claimed,
+                ev.Revealed: self._revealed,
+                ev.Questioned: self._questioned,
+                ev.Guessed: self._guessed,
                 ev.NotSwapped: None,
-                ev.LookedUnseen: None,
-                ev.Announced: None,
-                ev.Claimed: None,
                 ev.Passed: None,
                 ev.Power: None,
                 ev.Paid: None,
-                ev.Questioned: None,
-                ev.Guessed: None,
                 ev.FortunesSwapped: None,
                 ev.FortunesKept: None,
                 ev.GameOver: None,
@@ -103,23 +133,100 @@ class MascaradeObserver(Observer):
 
     def start(self) -> None:
         config = self.config
+        n, places = config.num_players, config.num_places
         self.beliefs = card_beliefs(config)
-        self.known["in_play"][:] = config.counts
+        known = self.known
+        known["in_play"][:] = config.counts
+        known["look_age"][:] = RECORD_CAP
+        known["announcement_age"][:] = RECORD_CAP
         self._announcement_shown = False  # entries of the announcement blocks are on in the state
+        self._turns = -1  # turns started before the one in progress
+        # the turn in which each seat last looked at each place, and last announced: the ages count from them
+        self._look_turn = np.full((n, places), -RECORD_CAP, dtype=np.float32)
+        self._announcement_turn = np.full(n, -RECORD_CAP, dtype=np.float32)
+        self._announced = (NOBODY, NOBODY)  # the announcement being resolved: announcer, character
+        self._guess = (NOBODY, NOBODY)  # the questioned seat and the character it named, until its card is revealed
 
     # --- event time -------------------------------------------------------
 
     def _dealt(self, e) -> None:
+        """The open deal: every seat sees every card, so the record shows them all until they move."""
         self.beliefs.see_all(e.seen_by, e.cards)
+        self.known["revealed"][np.arange(len(e.cards)), list(e.cards)] = 1
+
+    def _turn(self, e) -> None:
+        self._turns += 1
+        known = self.known
+        np.minimum(self._turns - self._look_turn, RECORD_CAP, out=known["look_age"])
+        np.minimum(self._turns - self._announcement_turn, RECORD_CAP, out=known["announcement_age"])
 
     def _swapped(self, e) -> None:
         self.beliefs.swap(e.seen_by, e.p, e.q)
 
     def _handled(self, e) -> None:
+        """A swap-or-not, watched by every seat but the actor: with the actor's own, a public fact."""
         self.beliefs.swap_or_not(e.seen_by, e.p, e.q)
+        known = self.known
+        p, q, actor = e.p, e.q, e.actor
+        known["revealed"][[p, q]] = 0
+        _count(known["handled"], p)
+        _count(known["handled"], q)
+        _count(known["swaps"], (actor, p))
+        _count(known["swaps"], (actor, q))
+        still_known = known["still_known"]
+        saw_both = still_known[actor, p] * still_known[actor, q]
+        still_known[:, [p, q]] = 0
+        still_known[actor, [p, q]] = saw_both
 
-    def _seen(self, e) -> None:
+    def _looked(self, e) -> None:
         self.beliefs.see(e.seen_by, e.place, e.character)
+
+    def _looked_unseen(self, e) -> None:
+        """A look every other seat watched: with the looker's own, a public fact."""
+        known = self.known
+        looker, place = e.looker, e.place
+        _count(known["looks"], (looker, place))
+        known["still_known"][looker, place] = 1
+        known["look_age"][looker, place] = 0
+        self._look_turn[looker, place] = self._turns
+
+    def _announced(self, e) -> None:
+        known = self.known
+        announcer, character = e.announcer, e.character
+        self._announced = (announcer, character)
+        _count(known["announcements"], (announcer, character, MADE))
+        known["last_announcement"][announcer] = 0
+        known["last_announcement"][announcer, character] = 1
+        known["last_claimants"][announcer] = 0
+        known["announcement_age"][announcer] = 0
+        self._announcement_turn[announcer] = self._turns
+
+    def _claimed(self, e) -> None:
+        announcer, character = self._announced
+        _count(self.known["claims"], (e.claimant, character, MADE))
+        self.known["last_claimants"][announcer, e.claimant] = 1
+
+    def _questioned(self, e) -> None:
+        _count(self.known["questioned"], (e.inquisitor, e.target))
+
+    def _guessed(self, e) -> None:
+        self._guess = (e.seat, e.character)
+
+    def _revealed(self, e) -> None:
+        """A card shown to everyone: a claim's, or the one the Inquisitor's target named."""
+        self.beliefs.see(e.seen_by, e.place, e.character)
+        known = self.known
+        known["revealed"][e.place] = 0
+        known["revealed"][e.place, e.character] = 1
+        known["handled"][e.place] = 0
+        questioned, named = self._guess
+        if questioned == e.seat:
+            _count(known["guesses"], (e.seat, named, RIGHT if named == e.character else WRONG))
+            self._guess = (NOBODY, NOBODY)
+            return
+        announcer, announced = self._announced
+        shown = SHOWN_TRUE if e.character == announced else SHOWN_FALSE
+        _count(known["announcements" if e.seat == announcer else "claims"], (e.seat, announced, shown))
 
     # --- after a step, and at encode time -------------------------------------
 
@@ -156,9 +263,6 @@ class MascaradeObserver(Observer):
             state[at["claimants"] + seat] = 1
         for place in table.claim_places:
             state[at["claimed_cards"] + place] = 1
-        revealed = at["revealed"]
-        for place, character in table.revealed.items():
-            state[revealed + place * K + character] = 1
         for place in table.power_places:
             state[at["power_cards"] + place] = 1
 
@@ -181,3 +285,9 @@ class MascaradeObserver(Observer):
             who = "" if owner < 0 or owner == seat else f" ({agent_name(owner)})"
             lines.append(f"  card {label}{who}: {text}")
         return "\n".join(lines)
+
+
+def _count(block: np.ndarray, index) -> None:
+    """One more in a count of the record, which stops at the cap."""
+    if block[index] < RECORD_CAP:
+        block[index] += 1

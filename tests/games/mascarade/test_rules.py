@@ -196,9 +196,13 @@ def check_knowledge(env, value):
 
 
 def check_revealed(env, value):
-    """{place: name} revealed this turn, in the table and every seat's observation."""
+    """{place: name} revealed this turn, on the table."""
     table = env.unwrapped.engine.table
     assert {p: CHARACTER_ORDER[c] for p, c in table.revealed.items()} == value
+
+
+def check_shown(env, value):
+    """{place: name}: the record's card shown at each place (dealt or revealed) and not moved since, for every seat."""
     for observer in range(env.unwrapped.num_players):
         shown = block(env, observer, "revealed")
         expected = np.zeros_like(shown)
@@ -264,6 +268,7 @@ CHECKS = {
     "preparation": check_preparation,
     "knowledge": check_knowledge,
     "revealed": check_revealed,
+    "shown": check_shown,
     "announcement": check_announcement,
     "winners": check_winners,
     "rewards": check_rewards,
@@ -477,13 +482,20 @@ def test_turns(sc):
     run(sc)
 
 
-def test_revealed_block_shows_this_turns_reveals_until_the_turn_ends():
+def test_the_record_shows_each_card_shown_until_a_swap_or_not_moves_it():
     env = new_env(5, D5)
-    play(env, prep(5) + ["4: announce Witch", "0: claim", "1: pass", "2: pass", "3: pass"])
-    check_ask(env, ("witch", 4))  # the power is pending: the reveals are still this turn's
-    check_revealed(env, {4: WIT, 0: JUD})
+    check_shown(env, dict(enumerate(D5)))  # the open deal
+    play(env, ["0: swap +2"])
+    check_shown(env, {1: BIS, 3: QUE, 4: WIT, 5: CHE})
+    play(env, prep(5)[1:] + ["4: announce Witch", "0: claim", "1: pass", "2: pass", "3: pass"])
+    check_ask(env, ("witch", 4))  # the power is pending
+    check_revealed(env, {4: WIT, 0: FOO})
+    check_shown(env, {0: FOO, 4: WIT, 5: CHE})  # 1 to 3 were handled by the preparation turns
     play(env, ["4: witch +2"])
     check_revealed(env, {})
+    check_shown(env, {0: FOO, 4: WIT, 5: CHE})  # the turn is over, the record stays
+    play(env, ["0: no swap +4"])  # seat 0 is forced to swap or not, with seat 4's card
+    check_shown(env, {5: CHE})
 
 
 # === The forced swap after a reveal ============================================
