@@ -61,11 +61,13 @@ SCHEMA = Schema(
               "handled (column)", "record", rotate={0: 1, **PLACES_1}),
         Block("looks", ("n", "P"), 0, RECORD_CAP, "looks by each seat (row: its own card, the Spy's two) at each place "
               "(column)", "record", rotate={0: 1, **PLACES_1}),
-        Block("look_age", ("n", "P"), 0, RECORD_CAP, f"turns since each seat (row) last looked at each place (column): "
-              f"0 this turn, {RECORD_CAP} never (or that long ago)", "record", rotate={0: 1, **PLACES_1}),
         Block("still_known", ("n", "P"), 0, 1, "1 where that seat (row) looked at that place (column) and no "
               "swap-or-not has moved the card since (a seat that saw both cards it handles still knows both)",
               "record", rotate={0: 1, **PLACES_1}),
+        Block("look_age", ("n", "P"), 0, RECORD_CAP, f"turns since each seat (row) last looked at each place (column): "
+              f"0 this turn, {RECORD_CAP} never (or that long ago)", "record", rotate={0: 1, **PLACES_1}),
+        Block("announcement_age", ("n",), 0, RECORD_CAP, f"turns since each seat's last announcement: 0 this turn, "
+              f"{RECORD_CAP} never (or that long ago)", "record", rotate=(0,)),
         Block("announcements", ("n", K, 3), 0, RECORD_CAP, "each seat's announcements by character: made, shown "
               "true, shown false (a claim makes every claimant reveal)", "record", rotate=(0,)),
         Block("claims", ("n", K, 3), 0, RECORD_CAP, "each seat's claims of another's announcement, by character: "
@@ -74,8 +76,6 @@ SCHEMA = Schema(
               rotate=(0,)),
         Block("last_claimants", ("n", "n"), 0, 1, "who (column) claimed each seat's last announcement (row)",
               "record", rotate=(0, 1)),
-        Block("announcement_age", ("n",), 0, RECORD_CAP, f"turns since each seat's last announcement: 0 this turn, "
-              f"{RECORD_CAP} never (or that long ago)", "record", rotate=(0,)),
         Block("questioned", ("n", "n"), 0, RECORD_CAP, "how often each Inquisitor (row) questioned each seat "
               "(column)", "record", rotate=(0, 1)),
         Block("guesses", ("n", K, 2), 0, RECORD_CAP, "the characters each questioned seat named: right, wrong",
@@ -106,6 +106,11 @@ class MascaradeObserver(Observer):
         where = self.layout.state_fields
         self._turn_blocks, self._announcement_blocks = (slice(where[first].start, where[last].stop)
                                                         for first, last in (TURN_BLOCKS, ANNOUNCEMENT_BLOCKS))
+        self._places = config.num_places
+        self._seats_places = config.num_players * config.num_places
+        # the look ages then the announcement ages (adjacent blocks), and the turn each counts from
+        self._ages = slice(where["look_age"].start, where["announcement_age"].stop)
+        self._age_from = np.zeros(self._ages.stop - self._ages.start, dtype=np.float32)
         self.on = ByKind(
             "MascaradeObserver",
             ev.EVENTS,
@@ -133,32 +138,31 @@ class MascaradeObserver(Observer):
 
     def start(self) -> None:
         config = self.config
-        n, places = config.num_players, config.num_places
         self.beliefs = card_beliefs(config)
-        known = self.known
-        known["in_play"][:] = config.counts
-        known["look_age"][:] = RECORD_CAP
-        known["announcement_age"][:] = RECORD_CAP
-        self._announcement_shown = False  # entries of the announcement blocks are on in the state
+        self.known["in_play"][:] = config.counts
+        self.state[self._ages] = RECORD_CAP
+        self._age_from[:] = -RECORD_CAP
         self._turns = -1  # turns started before the one in progress
-        # the turn in which each seat last looked at each place, and last announced: the ages count from them
-        self._look_turn = np.full((n, places), -RECORD_CAP, dtype=np.float32)
-        self._announcement_turn = np.full(n, -RECORD_CAP, dtype=np.float32)
+        self._announcement_shown = False  # entries of the announcement blocks are on in the state
         self._announced = (NOBODY, NOBODY)  # the announcement being resolved: announcer, character
         self._guess = (NOBODY, NOBODY)  # the questioned seat and the character it named, until its card is revealed
 
     # --- event time -------------------------------------------------------
+    # The record is written into the state at flat offsets (`self._at[block] + index`): a handful of entries per
+    # event, each at the price of one Python index rather than a NumPy call.
 
     def _dealt(self, e) -> None:
         """The open deal: every seat sees every card, so the record shows them all until they move."""
         self.beliefs.see_all(e.seen_by, e.cards)
-        self.known["revealed"][np.arange(len(e.cards)), list(e.cards)] = 1
+        revealed = self._at["revealed"]
+        for place, character in enumerate(e.cards):
+            self.state[revealed + place * K + character] = 1
 
     def _turn(self, e) -> None:
         self._turns += 1
-        known = self.known
-        np.minimum(self._turns - self._look_turn, RECORD_CAP, out=known["look_age"])
-        np.minimum(self._turns - self._announcement_turn, RECORD_CAP, out=known["announcement_age"])
+        ages = self.state[self._ages]
+        np.subtract(self._turns, self._age_from, out=ages)
+        np.minimum(ages, RECORD_CAP, out=ages)
 
     def _swapped(self, e) -> None:
         self.beliefs.swap(e.seen_by, e.p, e.q)
@@ -166,48 +170,55 @@ class MascaradeObserver(Observer):
     def _handled(self, e) -> None:
         """A swap-or-not, watched by every seat but the actor: with the actor's own, a public fact."""
         self.beliefs.swap_or_not(e.seen_by, e.p, e.q)
-        known = self.known
+        state, at, places = self.state, self._at, self._places
         p, q, actor = e.p, e.q, e.actor
-        known["revealed"][[p, q]] = 0
-        _count(known["handled"], p)
-        _count(known["handled"], q)
-        _count(known["swaps"], (actor, p))
-        _count(known["swaps"], (actor, q))
-        still_known = known["still_known"]
-        saw_both = still_known[actor, p] * still_known[actor, q]
-        still_known[:, [p, q]] = 0
-        still_known[actor, [p, q]] = saw_both
+        for place in (p, q):
+            start = at["revealed"] + place * K
+            state[start : start + K] = 0
+            _count(state, at["handled"] + place)
+            _count(state, at["swaps"] + actor * places + place)
+        known = at["still_known"]
+        mine = known + actor * places
+        saw_both = state[mine + p] and state[mine + q]
+        state[known + p : known + self._seats_places : places] = 0
+        state[known + q : known + self._seats_places : places] = 0
+        if saw_both:
+            state[mine + p] = state[mine + q] = 1
 
     def _looked(self, e) -> None:
         self.beliefs.see(e.seen_by, e.place, e.character)
 
     def _looked_unseen(self, e) -> None:
         """A look every other seat watched: with the looker's own, a public fact."""
-        known = self.known
-        looker, place = e.looker, e.place
-        _count(known["looks"], (looker, place))
-        known["still_known"][looker, place] = 1
-        known["look_age"][looker, place] = 0
-        self._look_turn[looker, place] = self._turns
+        state, at = self.state, self._at
+        entry = e.looker * self._places + e.place
+        _count(state, at["looks"] + entry)
+        state[at["still_known"] + entry] = 1
+        state[self._ages.start + entry] = 0
+        self._age_from[entry] = self._turns
 
     def _announced(self, e) -> None:
-        known = self.known
+        state, at, n = self.state, self._at, self.num_players
         announcer, character = e.announcer, e.character
         self._announced = (announcer, character)
-        _count(known["announcements"], (announcer, character, MADE))
-        known["last_announcement"][announcer] = 0
-        known["last_announcement"][announcer, character] = 1
-        known["last_claimants"][announcer] = 0
-        known["announcement_age"][announcer] = 0
-        self._announcement_turn[announcer] = self._turns
+        _count(state, at["announcements"] + (announcer * K + character) * 3 + MADE)
+        last = at["last_announcement"] + announcer * K
+        state[last : last + K] = 0
+        state[last + character] = 1
+        claimants = at["last_claimants"] + announcer * n
+        state[claimants : claimants + n] = 0
+        entry = self._seats_places + announcer  # the announcement ages follow the look ages
+        state[self._ages.start + entry] = 0
+        self._age_from[entry] = self._turns
 
     def _claimed(self, e) -> None:
+        state, at = self.state, self._at
         announcer, character = self._announced
-        _count(self.known["claims"], (e.claimant, character, MADE))
-        self.known["last_claimants"][announcer, e.claimant] = 1
+        _count(state, at["claims"] + (e.claimant * K + character) * 3 + MADE)
+        state[at["last_claimants"] + announcer * self.num_players + e.claimant] = 1
 
     def _questioned(self, e) -> None:
-        _count(self.known["questioned"], (e.inquisitor, e.target))
+        _count(self.state, self._at["questioned"] + e.inquisitor * self.num_players + e.target)
 
     def _guessed(self, e) -> None:
         self._guess = (e.seat, e.character)
@@ -215,18 +226,20 @@ class MascaradeObserver(Observer):
     def _revealed(self, e) -> None:
         """A card shown to everyone: a claim's, or the one the Inquisitor's target named."""
         self.beliefs.see(e.seen_by, e.place, e.character)
-        known = self.known
-        known["revealed"][e.place] = 0
-        known["revealed"][e.place, e.character] = 1
-        known["handled"][e.place] = 0
+        state, at = self.state, self._at
+        start = at["revealed"] + e.place * K
+        state[start : start + K] = 0
+        state[start + e.character] = 1
+        state[at["handled"] + e.place] = 0
         questioned, named = self._guess
         if questioned == e.seat:
-            _count(known["guesses"], (e.seat, named, RIGHT if named == e.character else WRONG))
+            _count(state, at["guesses"] + (e.seat * K + named) * 2 + (RIGHT if named == e.character else WRONG))
             self._guess = (NOBODY, NOBODY)
             return
         announcer, announced = self._announced
         shown = SHOWN_TRUE if e.character == announced else SHOWN_FALSE
-        _count(known["announcements" if e.seat == announcer else "claims"], (e.seat, announced, shown))
+        block = "announcements" if e.seat == announcer else "claims"
+        _count(state, at[block] + (e.seat * K + announced) * 3 + shown)
 
     # --- after a step, and at encode time -------------------------------------
 
@@ -287,7 +300,7 @@ class MascaradeObserver(Observer):
         return "\n".join(lines)
 
 
-def _count(block: np.ndarray, index) -> None:
+def _count(state: np.ndarray, entry: int) -> None:
     """One more in a count of the record, which stops at the cap."""
-    if block[index] < RECORD_CAP:
-        block[index] += 1
+    if state[entry] < RECORD_CAP:
+        state[entry] += 1
