@@ -136,7 +136,7 @@ class DealPosterior:
         self.kind_of = {c: k for k, c in enumerate(self.kinds)}
         table = DealTable.of(tuple(counts[c] for c in self.kinds))
         self.deals = OpenDealBeliefs(table, num_seats)
-        self._pairs = _place_kind_pairs(table)
+        self._pairs = None if table.indicator is not None else _place_kind_pairs(table)
         self.probs = np.zeros((num_seats, num_places, len(counts)))
         self._stale = [True] * num_seats  # `probs[seat]` to recompute before it is read
 
@@ -168,16 +168,20 @@ class DealPosterior:
     def marginals(self, seat: int) -> np.ndarray:
         """(places, characters): P(place holds character) for `seat` (read-only).
 
-        Summed over the deals the seat has not ruled out only: after the open deal they are few (a handful
-        most of the time, rarely hundreds of the 5,040), so this is much cheaper than a sum over every deal.
+        With 6 cards, the core's product with its indicator matrix; with 7, where the core would count over
+        all 5,040 deals, a sum over the deals the seat has not ruled out only: after the open deal they are
+        few (a handful most of the time, rarely hundreds).
         """
         if self._stale[seat]:
-            weights = self.deals.weights[seat]
-            possible = np.flatnonzero(weights)
-            kept = weights[possible]
-            places, kinds = self._pairs.shape[1], len(self.kinds)
-            flat = np.bincount(self._pairs[possible].ravel(), np.repeat(kept, places), places * kinds)
-            self.probs[seat][:, self.kinds] = flat.reshape(places, kinds) / kept.sum()
+            if self._pairs is None:
+                self.probs[seat][:, self.kinds] = self.deals.marginals(seat)
+            else:
+                weights = self.deals.weights[seat]
+                possible = np.flatnonzero(weights)
+                kept = weights[possible]
+                places, kinds = self._pairs.shape[1], len(self.kinds)
+                flat = np.bincount(self._pairs[possible].ravel(), np.repeat(kept, places), places * kinds)
+                self.probs[seat][:, self.kinds] = flat.reshape(places, kinds) / kept.sum()
             self._stale[seat] = False
         return self.probs[seat]
 
