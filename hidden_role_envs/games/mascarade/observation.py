@@ -9,6 +9,11 @@ seat k places to its left (seat (observer + k) mod n). Card places are
 those seats' cards in the same order (two per seat at 2-3 players, the
 observer's `A` then `B`), then the centre cards: the place axes list seats
 `h` cards at a time (`rotate={0: "h"}`).
+
+The `record` blocks are public: each is written once, at event time, from
+events that together every seat saw (a look or a swap-or-not reaches the
+actor as `looked` or `swapped` and every other seat as `looked_unseen` or
+`handled`, so the latter, handled once, stand for the public fact).
 """
 
 from __future__ import annotations
