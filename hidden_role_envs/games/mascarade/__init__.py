@@ -25,7 +25,7 @@ nobody gets rich or broke (players may swap for ever), so a limit is
 needed; it is set well above the natural games, which it should never cut:
 of 2,000 games of random play at each table size from 2 to 13 players the
 longest lasted 144 turns (at 2 players; at most 122 from 3 players), and of
-300 games of the scripted players at each size, 131 (at 5 players). The
+300 games of the scripted players at each size, 109 (at 7 players). The
 limit is twice the longest of them.
 
 `reset(seed, options={"setup": {...}})` may fix the deal: `cards` (one

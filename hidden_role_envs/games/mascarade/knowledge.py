@@ -168,20 +168,23 @@ class DealPosterior:
     def marginals(self, seat: int) -> np.ndarray:
         """(places, characters): P(place holds character) for `seat` (read-only).
 
-        With 6 cards, the core's product with its indicator matrix; with 7, where the core would count over
-        all 5,040 deals, a sum over the deals the seat has not ruled out only: after the open deal they are
-        few (a handful most of the time, rarely hundreds).
+        With 6 cards, one product with the deal table's indicator matrix; with 7, where the table has none, a
+        sum over the deals the seat has not ruled out only: after the open deal they are few (a handful most
+        of the time, rarely hundreds of the 5,040).
         """
         if self._stale[seat]:
+            weights = self.deals.weights[seat]
+            table = self.deals.table
+            places, kinds = table.num_places, table.num_kinds
             if self._pairs is None:
-                self.probs[seat][:, self.kinds] = self.deals.marginals(seat)
+                flat = weights @ table.indicator
+                total = weights.sum()
             else:
-                weights = self.deals.weights[seat]
                 possible = np.flatnonzero(weights)
                 kept = weights[possible]
-                places, kinds = self._pairs.shape[1], len(self.kinds)
                 flat = np.bincount(self._pairs[possible].ravel(), np.repeat(kept, places), places * kinds)
-                self.probs[seat][:, self.kinds] = flat.reshape(places, kinds) / kept.sum()
+                total = kept.sum()
+            self.probs[seat][:, self.kinds] = flat.reshape(places, kinds) / total
             self._stale[seat] = False
         return self.probs[seat]
 
