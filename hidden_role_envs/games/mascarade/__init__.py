@@ -155,8 +155,8 @@ and every seat's info `illegal_move`.
   announcement's fines come after). Peasant: 1 coin, 2 each if both
   Peasants are revealed in the same announcement. Queen: 2 coins. King: 3.
   Witch: may swap fortunes with another player of her choice, or decline
-  ("puede intercambiar"). Cheat: with 10 coins or more,
-  win. Widow: coins from the bank up to 10. Thief: 1 coin from each
+  ("puede intercambiar"). Cheat: with 10 coins or more, win. Widow: coins
+  from the bank up to 10. Thief: 1 coin from each
   neighbour (at 2 players both coins from the one opponent). A player who
   must pay more than they have pays all they have. RULING: the guess and
   the announcement are limited to characters in play. RULING: the
@@ -183,7 +183,8 @@ and every seat's info `illegal_move`.
 Changes from version 0:
 - The Witch may decline to swap fortunes (`witch no swap`).
 - The Fool swaps, or not, the cards of two other players: no centre card
-  (nor, at 2-3 players, its own other card); its actions name only those.
+  (nor, at 2-3 players, its own other card); its actions name only those,
+  so the action space is smaller (69 ids at 5 players, was 76).
 - The swap-or-not forced by a reveal is with another player's card, never a
   centre card (nor, at 2-3 players, one's own other card).
 - The `knowledge` block is the exact posterior up to 7 cards in play (it
