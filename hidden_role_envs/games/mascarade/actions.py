@@ -13,10 +13,10 @@ cards, `A` and `B`: its own are `A` and `B`, another player's `+k A` and
 | Spy: the other card | `spy +k`, `spy centre j` | `spy +k A`, `spy B`, ... (not the Spy's own card) |
 | Spy: swap or not | `spy swap`, `spy no swap` | same |
 | Bishop: which richest | `bishop +k` | same |
-| Fool: two cards | `fool swap +1 and +3`, `fool no swap +2 and centre 1` | `fool swap A and +1 B`, ... (not the Fool's own card) |
+| Fool: two other players' cards | `fool swap +1 and +3`, `fool no swap +2 and +4` | `fool swap +1 A and +2 B`, ... |
 | Inquisitor: target | `inquisitor +k` | (8+ players only) |
 | the target's guess | `guess <Character>` | (8+ players only) |
-| Witch: target | `witch +k` | same |
+| Witch: target, or none | `witch +k`, `witch no swap` | same |
 
 A swap-or-not is one action: where, and whether the cards really swap
 (nobody else sees which). The Fool's two cards and its swap decision are
@@ -48,6 +48,15 @@ def place_name(relative: int, num_players: int, hand: int) -> str:
     if hand == 1:
         return seat
     return "AB"[card] if offset == 0 else f"{seat} {'AB'[card]}"
+
+
+def fool_pairs(num_players: int, hand: int) -> list[tuple[int, int]]:
+    """The Fool's two cards, relative to the Fool: one card of each of two other players ("las cartas de otros dos
+    jugadores"); at 2 players, where there is one other player, that player's two cards (RULING)."""
+    if num_players == 2:
+        return [(hand, hand + 1)]
+    others = range(hand, num_players * hand)
+    return [(a, b) for a, b in combinations(others, 2) if a // hand != b // hand]
 
 
 class MascaradeActions(ActionTable):
@@ -90,7 +99,7 @@ class MascaradeActions(ActionTable):
         yield Action("spy no swap", SPY_SWAP, False)
         for k in others:
             yield Action(f"bishop +{k}", BISHOP_TAKE, k)
-        for a, b in combinations(targets, 2):
+        for a, b in fool_pairs(n, hand):
             yield Action(f"fool swap {name[a]} and {name[b]}", FOOL_SWAP, (a, b, True))
             yield Action(f"fool no swap {name[a]} and {name[b]}", FOOL_SWAP, (a, b, False))
         for k in others:
@@ -99,6 +108,7 @@ class MascaradeActions(ActionTable):
             yield Action(f"guess {character}", GUESS, c)
         for k in others:
             yield Action(f"witch +{k}", WITCH_SWAP, k)
+        yield Action("witch no swap", WITCH_SWAP, 0)  # she may keep her own fortune
 
 
 def mascarade_actions(config) -> MascaradeActions:

@@ -27,7 +27,7 @@ ARGUMENTS = (
              "character names (see Rules)"),
     Argument("extra_centre_cards", 0, "6+ players: 0, 1 or 2 extra face-down centre cards (at most 13 cards in all)"),
 )
-DEFAULT_MAX_TURNS = 300  # the game can last for ever
+DEFAULT_MAX_TURNS = 300  # twice the longest natural game measured (the game's docs say how)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hidden_role_envs.core.events import FLAG, NUMBER, SEAT, SEATS, Field, NameField, NamesField, event_kind
 from hidden_role_envs.core.seats import agent_name
 from hidden_role_envs.core.text import Words
-from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE
+from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE, cards_per_seat
 
 PURSES = {BANK: "the bank", COURTHOUSE: "the courthouse"}
 
@@ -35,7 +35,8 @@ class MascaradeWords(Words):
 
 
 class CardPlace(Field):
-    """A card place: a seat's card (`A` or `B` at 2-3 players) or a centre card."""
+    """A card place: a seat's card (`A` or `B` at 2-3 players) or a centre card; encoded one-hot over the places
+    as the observer names them (its own card(s), then each next seat's, then the centre)."""
 
     def readable(self, value, vocab):
         return vocab["place"][value]
@@ -43,15 +44,34 @@ class CardPlace(Field):
     def text(self, value, words):
         return words.place(value)
 
+    def width(self, context):
+        return len(context.vocab["place"])
+
+    def encode(self, value, observer, out, context):
+        n = context.num_players
+        hand = cards_per_seat(n)
+        if value < n * hand:
+            owner, card = divmod(value, hand)
+            value = context.relative(owner, observer) * hand + card
+        out[value] = 1
+
 
 class Purse(Field):
-    """Who pays or is paid: a seat, the bank or the courthouse."""
+    """Who pays or is paid: a seat, the bank or the courthouse; encoded one-hot: the seats relative to the
+    observer, then the bank, then the courthouse."""
 
     def readable(self, value, vocab):
         return {BANK: "bank", COURTHOUSE: "courthouse"}.get(value) or agent_name(value)
 
     def text(self, value, words):
         return words.purse(value)
+
+    def width(self, context):
+        return context.num_players + 2
+
+    def encode(self, value, observer, out, context):
+        n = context.num_players
+        out[context.relative(value, observer) if value >= 0 else n + (value == COURTHOUSE)] = 1
 
 
 PLACE, PURSE = CardPlace(), Purse()
@@ -78,9 +98,10 @@ FortunesSwapped = event_kind(
     "fortunes_swapped", "{witch} swapped fortunes with {target}", witch=SEAT, target=SEAT, witch_coins=NUMBER,
     target_coins=NUMBER,  # the coins of each before the swap
 )
+FortunesKept = event_kind("fortunes_kept", "{witch} declined to swap fortunes", witch=SEAT)
 GameOver = event_kind("game_over", "the game is over", winners=SEATS)
 
 EVENTS = (
     Dealt, Turn, Swapped, NotSwapped, Handled, Looked, LookedUnseen, Announced, Claimed, Passed, Revealed, Power, Paid,
-    Questioned, Guessed, FortunesSwapped, GameOver,
+    Questioned, Guessed, FortunesSwapped, FortunesKept, GameOver,
 )

@@ -1,28 +1,40 @@
 """Per-seat beliefs about which character lies at each card place.
 
-Exact beliefs (the set of deals consistent with what a seat saw, as in
-`hidden_role_envs.core.knowledge`) do not scale here: 13 places hold up to
-13 distinct characters, 13! assignments. So each seat keeps a (places x
-characters) matrix of probabilities instead, updated from what it saw:
+The model: a seat learns the cards only from what it saw, and takes every
+swap-or-not it watched (another player's turn, Spy or Fool) to be a swap
+with probability 1/2 (ABSTRACTION: it has no way to read the other
+player's choice):
 
-- the deal is open: every seat starts knowing every card exactly
-  (`see_all`);
-- a look or a reveal pins the place: its row becomes that character
-  (`see`);
-- a swap-or-not the seat made itself (its own turn, its Spy or Fool power)
-  it knows: the two rows swap (`swap`), or nothing happens;
-- a swap-or-not it only watched mixes the two rows half and half
-  (`swap_or_not`, the core's `swap_one_of` with "swap p and q, or swap
-  nothing"; ABSTRACTION: the watcher assumes a swap with probability 1/2,
-  having no way to read the other player's choice).
+- the deal is open: every seat starts knowing every card exactly;
+- a look or a reveal pins the place to the character seen;
+- a swap-or-not the seat made itself it knows: swapped or not;
+- a swap-or-not it only watched is "swap p and q, or swap nothing", each
+  as likely.
 
-`marginals(seat)` is the seat's matrix, what its `knowledge` block holds.
+`card_beliefs(config)` gives the tables' beliefs; `marginals(seat)`, a
+(places x 12 characters) matrix of P(place holds character), is what the
+seat's `knowledge` block holds.
 
-Mixing two rows keeps every row summing to 1 and every character's column
-summing to its number of copies, but pinning a row does not. After pins the
-matrix is brought back to "each place holds one card, each character lies
-in as many places as it has copies" by two exact steps and an approximate
-one:
+## Up to 7 cards in play: the exact posterior
+
+Every table of 2 to 7 players has 6 or 7 cards in play (unless extra
+centre cards make more), so at most 7! = 5,040 deals: `DealPosterior` keeps
+one weight per deal and per seat (`core.knowledge.DealBeliefs`): a look or
+a reveal rules out the deals that disagree (`see`), a swap the seat made
+permutes them (`swap`), a watched one averages each deal with its swapped
+twin (`swap_one_of` with "swap p and q" and "swap nothing"). The marginals
+are those of that posterior, exactly (to float rounding).
+
+## More than 7 cards: an approximation
+
+13 places can hold 13! deals, so `PlaceBeliefs` keeps only the matrix of
+marginals: a look or a reveal sets the place's row to the character seen,
+a swap the seat made swaps two rows, a watched one mixes the two rows half
+and half. Mixing keeps every row summing to 1 and every character's column
+summing to its number of copies, but pinning a row does not. After pins
+the matrix is brought back to "each place holds one card, each character
+lies in as many places as it has copies" by two exact steps and an
+approximate one:
 
 1. a character whose copies are all at places known for certain is struck
    from every other place, and a character with as many possible places
@@ -30,11 +42,43 @@ one:
    appear);
 2. the rows are renormalised;
 3. Sinkhorn passes (scale the columns to the copy counts, then the rows to
-   1) spread the remaining correction (APPROXIMATION: this is the closest
-   matrix with the right sums to the one before, not the exact posterior,
-   whose marginals would need the 13! assignments). Each seat's matrix is
-   corrected on its own, so how long another seat's takes to converge
-   cannot show in it.
+   1) spread the remaining correction. Each seat's matrix is corrected on
+   its own, so how long another seat's takes to converge cannot show in it.
+
+What it guarantees:
+
+- it equals the exact posterior's marginals until the seat sees (looks
+  at, or is shown) a card it was not certain of: mixing and known swaps
+  are linear in the marginals, so up to then nothing is approximated;
+- its support holds the exact support: a character the exact posterior
+  gives a chance at a place has a chance here too, so the true character
+  of a place never has probability 0, and a place it is certain of the
+  exact posterior is certain of too (the reverse need not hold: it may
+  leave a chance where the exact posterior has none);
+- every row sums to 1; every column ends within 1e-6 of its copy count,
+  or after 50 Sinkhorn passes, whichever comes first.
+
+How close, measured against the exact posterior (enumerated for these
+tables, the approximation fed the same events) over every seat's matrix
+after every step of 40 random games per table; `exact` is the share of
+matrices equal to the exact ones, the errors are the largest difference
+over a matrix (its mean, 99th percentile and largest), `spurious entries`
+the share of entries given a chance where the exact posterior has none,
+`columns off by` the largest gap between a column's sum and its copies.
+Measured, from the repository root, with
+`python -m tests.games.mascarade.knowledge_error`:
+
+| cards | table | exact | mean error | 99th percentile | largest | spurious entries | columns off by |
+|---|---|---|---|---|---|---|---|
+| 6 | 2 players | 81% | 0.008 | 0.16 | 0.33 | 0.02% | 0.01 |
+| 6 | 5 players | 92% | 0.005 | 0.13 | 0.55 | 0.04% | 0.01 |
+| 7 | 7 players | 94% | 0.003 | 0.09 | 0.41 | 0.02% | 0.01 |
+| 8 | 6 players + 2 centre | 89% | 0.006 | 0.15 | 0.52 | 0.06% | 0.01 |
+| 8 | 8 players | 82% | 0.015 | 0.33 | 0.71 | 0.18% | 0.02 |
+
+The errors come from watched swaps whose correlations a matrix of
+marginals cannot keep; they grow with the cards in play, where they cannot
+be measured (9! deals and more).
 
 The sightings of one step are corrected together, once the step is over
 (`end_step`), and lazily: when the seat's matrix is next read or changed.
@@ -42,31 +86,111 @@ Every seat waiting then is corrected in the same pass (its cost is NumPy's
 per-call price, whatever the number of seats), which gives each seat the
 same matrix as a correction at the end of every step.
 
-How close: against the exact posterior (enumerated over the 720 deals of
-6 places, with the same 1/2 for watched swaps), in random games at 2, 4 and
-5 players, the largest error over a seat's matrix is 0 most of the time,
-0.01 on average and about 0.2 at the 99th percentile (it comes from
-watched swaps whose correlations a matrix of marginals cannot keep). The
-columns end within a few hundredths of the copy counts (the Sinkhorn
-passes stop at 1e-6 or after 50 passes); the rows sum to 1 exactly.
-`tests/games/mascarade/test_knowledge.py` checks this.
-
 Nothing here reads the true cards: callers feed it only the events a seat
-saw, so a belief cannot depend on what the seat did not see. The support
-(the non-zero entries) is exact, so the true character of a place never has
-probability 0.
+saw, so a belief cannot depend on what the seat did not see.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
+from hidden_role_envs.core.knowledge import DealBeliefs, DealTable
+
+EXACT_PLACES = 7  # up to this many cards in play the beliefs are the exact posterior (7! = 5,040 deals)
 SINKHORN_PASSES = 50
 TOLERANCE = 1e-6
 
 
+def card_beliefs(config):
+    """Every seat's beliefs at the start of a game of this table (the deal, seen by all, comes as an event)."""
+    kind = DealPosterior if config.num_places <= EXACT_PLACES else PlaceBeliefs
+    return kind(config.counts, config.num_places, config.num_players)
+
+
+class OpenDealBeliefs(DealBeliefs):
+    """The core's exact posterior, which can also start from a deal every seat saw whole."""
+
+    def know(self, seats, deal: int) -> None:
+        """The seats saw every card: deal `deal` is the one."""
+        for r in seats:
+            self.weights[r] = 0.0
+            self.weights[r, deal] = 1.0
+            self._summaries[r].clear()
+
+
+@cache
+def _place_kind_pairs(table: DealTable) -> np.ndarray:
+    """[deal, place]: the entry `place * kinds + kind` of the flattened marginals that the deal adds to."""
+    pairs = table.deals.astype(np.intp) + table.num_kinds * np.arange(table.num_places)
+    pairs.flags.writeable = False
+    return pairs
+
+
+class DealPosterior:
+    """The exact posterior over the deals of the cards in play, one weight per deal and per seat."""
+
+    def __init__(self, counts: tuple[int, ...], num_places: int, num_seats: int):
+        self.kinds = [c for c, copies in enumerate(counts) if copies]  # the characters in play, in the deals' order
+        self.kind_of = {c: k for k, c in enumerate(self.kinds)}
+        table = DealTable.of(tuple(counts[c] for c in self.kinds))
+        self.deals = OpenDealBeliefs(table, num_seats)
+        self._pairs = None if table.indicator is not None else _place_kind_pairs(table)
+        self.probs = np.zeros((num_seats, num_places, len(counts)))
+        self._stale = [True] * num_seats  # `probs[seat]` to recompute before it is read
+
+    def _changed(self, seats) -> None:
+        for seat in seats:
+            self._stale[seat] = True
+
+    def see_all(self, seats: tuple[int, ...], cards) -> None:
+        """The open deal: every card seen, so one deal holds all the weight (`see` at every place, at once)."""
+        dealt = np.array([self.kind_of[c] for c in cards], dtype=self.deals.table.deals.dtype)
+        self.deals.know(seats, int(np.flatnonzero((self.deals.table.deals == dealt).all(axis=1))[0]))
+        self._changed(seats)
+
+    def see(self, seats: tuple[int, ...], place: int, character: int) -> None:
+        self.deals.see(seats, place, self.kind_of[character])
+        self._changed(seats)
+
+    def swap(self, seats: tuple[int, ...], p: int, q: int) -> None:
+        self.deals.swap(seats, p, q)
+        self._changed(seats)
+
+    def swap_or_not(self, seats: tuple[int, ...], p: int, q: int) -> None:
+        self.deals.swap_one_of(seats, [(p, q), (p, p)])
+        self._changed(seats)
+
+    def end_step(self) -> None:
+        """Nothing waits: every event is taken in exactly when it comes."""
+
+    def marginals(self, seat: int) -> np.ndarray:
+        """(places, characters): P(place holds character) for `seat` (read-only).
+
+        With 6 cards, one product with the deal table's indicator matrix; with 7, where the table has none, a
+        sum over the deals the seat has not ruled out only: after the open deal they are few (a handful most
+        of the time, rarely hundreds of the 5,040).
+        """
+        if self._stale[seat]:
+            weights = self.deals.weights[seat]
+            table = self.deals.table
+            places, kinds = table.num_places, table.num_kinds
+            if self._pairs is None:
+                flat = weights @ table.indicator
+                total = weights.sum()
+            else:
+                possible = np.flatnonzero(weights)
+                kept = weights[possible]
+                flat = np.bincount(self._pairs[possible].ravel(), np.repeat(kept, places), places * kinds)
+                total = kept.sum()
+            self.probs[seat][:, self.kinds] = flat.reshape(places, kinds) / total
+            self._stale[seat] = False
+        return self.probs[seat]
+
+
 class PlaceBeliefs:
-    """One (places x characters) probability matrix per seat."""
+    """One (places x characters) probability matrix per seat: the approximation above 7 cards."""
 
     def __init__(self, counts: tuple[int, ...], num_places: int, num_seats: int):
         self.counts = np.array(counts, dtype=np.float64)

@@ -64,6 +64,7 @@ from hidden_role_envs.games.mascarade.events import (
     Announced,
     Claimed,
     Dealt,
+    FortunesKept,
     FortunesSwapped,
     GameOver,
     Guessed,
@@ -92,10 +93,10 @@ DECISIONS = (
     "Spy: choose the other card to look at",
     "Spy: swap the two cards or not",
     "Bishop: choose among the richest",
-    "Fool: choose two cards and swap them or not",
+    "Fool: choose the cards of two other players and swap them or not",
     "Inquisitor: choose the player to question",
     "name the character you believe you are",
-    "Witch: choose whose fortune to take",
+    "Witch: choose whose fortune to take, or keep her own",
 )
 DECISION_KINDS = {
     ASK_TURN: (SWAP, LOOK, ANNOUNCE),
@@ -113,9 +114,10 @@ DECISION_KINDS = {
 class LegalMasks(Shared):
     """Every legal-action mask a game of one configuration can show, built once, shared and read-only.
 
-    Most decisions have a fixed set of legal actions; the Spy and the Fool
-    leave out the card their power comes from, and the Bishop takes from
-    the richest other players (a mask per set of them, made when first met).
+    Most decisions have a fixed set of legal actions; a turn forced by a
+    reveal swaps with another player's card only, the Spy leaves out the
+    card its power comes from, and the Bishop takes from the richest other
+    players (a mask per set of them, made when first met).
     """
 
     def __init__(self, config: MascaradeConfig):
@@ -126,10 +128,11 @@ class LegalMasks(Shared):
         turn = of_kind[SWAP] + of_kind[LOOK] + tuple(a for a in of_kind[ANNOUNCE] if in_play[args[a][0]])
         self.of_decision[ASK_TURN] = actions.mask(turn)
         self.of_decision[ASK_GUESS] = actions.mask(a for a in of_kind[GUESS] if in_play[args[a]])
-        self.forced_turn = actions.mask_of_kinds(SWAP)
+        self.preparation_turn = actions.mask_of_kinds(SWAP)
+        players_cards = range(config.hand, config.num_players * config.hand)  # relative: other players' cards
+        self.revealed_turn = actions.mask(a for a in of_kind[SWAP] if args[a][1] in players_cards)
         own = range(config.hand)  # the card the power comes from
         self.spy_card = tuple(actions.mask(a for a in of_kind[SPY_LOOK] if args[a] != o) for o in own)
-        self.fool = tuple(actions.mask(a for a in of_kind[FOOL_SWAP] if o not in args[a][:2]) for o in own)
         self._bishop_ids = {args[a]: a for a in of_kind[BISHOP_TAKE]}
         self._bishop: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -211,8 +214,12 @@ class MascaradeGame(RulesEngine):
         self.everyone, self.others = self.seating.everyone, self.seating.others
         self.place_called = config.place_called  # [s][r]: the place seat s names r in its actions
         self.table = MascaradeTable(n)
-        self.cards = self._deal(setup.items("cards", CHARACTERS), rng)
+        cards = self._checked_cards(setup.items("cards", CHARACTERS, length=config.num_places))
         first = setup.seat("first_player", n)
+        # every entry is checked before anything is drawn, so a refused setup leaves the generator as it was
+        if cards is None:
+            cards = [config.characters[i] for i in rng.permutation(config.num_places).tolist()]
+        self.cards = cards
         self.table.active = int(rng.integers(n)) if first is None else first  # the youngest: drawn at random
         self.over = False
         self.winners: tuple[int, ...] = ()
@@ -235,11 +242,9 @@ class MascaradeGame(RulesEngine):
             WITCH_SWAP: self._witch_swap,
         }
 
-    def _deal(self, cards: list[int] | None, rng: np.random.Generator) -> list[int]:
+    def _checked_cards(self, cards: list[int] | None) -> list[int] | None:
         config = self.config
-        if cards is None:
-            return [config.characters[i] for i in rng.permutation(config.num_places).tolist()]
-        if sorted(cards) != list(config.characters):
+        if cards is not None and sorted(cards) != list(config.characters):
             names = ", ".join(CHARACTERS[c] for c in config.characters)
             raise ValueError(
                 f"setup cards must deal the {config.num_places} characters in play ({names}), players' cards then "
@@ -260,14 +265,14 @@ class MascaradeGame(RulesEngine):
             return masks.none
         decision = table.decision
         if decision == ASK_TURN:
-            return masks.forced_turn if table.forced else masks.of_decision[ASK_TURN]
+            if table.forced:
+                return masks.preparation_turn if table.preparation else masks.revealed_turn
+            return masks.of_decision[ASK_TURN]
         if decision == ASK_BISHOP:
             actor = table.to_act
             return masks.bishop(tuple(sorted(self.seating.relative[actor][s] for s in self._richest_others(actor))))
         if decision == ASK_SPY_CARD:
             return masks.spy_card[self.power_place % self.hand]
-        if decision == ASK_FOOL:
-            return masks.fool[self.power_place % self.hand]
         return masks.of_decision[decision]
 
     def illegal_reason(self, action: int) -> str:
@@ -281,15 +286,16 @@ class MascaradeGame(RulesEngine):
         if decision == ASK_TURN and table.forced:
             if table.preparation:
                 return f"turn {table.turn + 1} is a preparation turn: the only action is to swap or not"
-            return "this player's card was revealed in the previous turn: the only action is to swap or not"
+            return ("this player's card was revealed in the previous turn: the only action is to swap or not with "
+                    "another player's card")
         if kind in (ANNOUNCE, GUESS):
             character = args[0] if kind == ANNOUNCE else args
             if not self.config.counts[character]:
                 return f"the {CHARACTERS[character]} is not in play"
         if decision == ASK_BISHOP:
             return "the Bishop takes from the richest of the other players"
-        if decision in (ASK_SPY_CARD, ASK_FOOL):
-            return f"the {'Spy' if decision == ASK_SPY_CARD else 'Fool'} uses cards other than its own"
+        if decision == ASK_SPY_CARD:
+            return "the Spy looks at a card other than its own"
         return "it is not legal now"
 
     def apply(self, action: int) -> list:
@@ -297,14 +303,10 @@ class MascaradeGame(RulesEngine):
         self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
         return events
 
-    def outcome(self, reward_mode: str) -> Outcome:
-        if not self.over:
-            raise RuntimeError("the game is not over")
-        n, table, winners = self.num_players, self.table, self.winners
+    def reveal(self) -> Outcome:
+        n, table = self.num_players, self.table
         characters = PerSeat(self._character_of(s) for s in range(n))
         info = {
-            "result": self.result,
-            "winners": SeatList(winners),
             "coins": PerSeat(int(c) for c in table.coins),
             "characters": characters,
             "centre_characters": [CHARACTERS[c] for c in self.cards[n * self.hand :]],
@@ -312,7 +314,15 @@ class MascaradeGame(RulesEngine):
             "from_bank": table.from_bank,
             "turns": table.turn,
         }
-        own = {"character": characters, "won": PerSeat(s in winners for s in range(n))}
+        return Outcome(winners=(), rewards=(0.0,) * n, info=info, own={"character": characters})
+
+    def outcome(self, reward_mode: str) -> Outcome:
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        n, winners = self.num_players, self.winners
+        revealed = self.reveal()
+        info = {"result": self.result, "winners": SeatList(winners), **revealed.info}
+        own = {**revealed.own, "won": PerSeat(s in winners for s in range(n))}
         rewards = tuple(1.0 if s in winners else -1.0 for s in range(n))
         return Outcome(winners=winners, rewards=rewards, info=info, own=own)
 
@@ -391,6 +401,10 @@ class MascaradeGame(RulesEngine):
         self._power_done(events)
 
     def _witch_swap(self, actor: int, offset: int, events: list) -> None:
+        if offset == 0:  # she may decline
+            events.append(FortunesKept(self.everyone, actor))
+            self._power_done(events)
+            return
         target = self.seating.offset(actor, offset)
         coins = self.table.coins
         events.append(FortunesSwapped(self.everyone, actor, target, coins[actor], coins[target]))

@@ -24,6 +24,9 @@ import pytest
 from hidden_role_envs import mascarade_v0
 from hidden_role_envs.games.mascarade import events as ev
 from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE
+from hidden_role_envs.games.mascarade.config import configure
+from hidden_role_envs.games.mascarade.rules import MascaradeGame
+from hidden_role_envs.core.history import EventEncoding
 from tests.support import check_allowed, check_forbidden, check_legal, one_hot
 from tests.support import relative as rel_seat
 
@@ -193,9 +196,13 @@ def check_knowledge(env, value):
 
 
 def check_revealed(env, value):
-    """{place: name} revealed this turn, in the table and every seat's observation."""
+    """{place: name} revealed this turn, on the table."""
     table = env.unwrapped.engine.table
     assert {p: CHARACTER_ORDER[c] for p, c in table.revealed.items()} == value
+
+
+def check_shown(env, value):
+    """{place: name}: the record's card shown at each place (dealt or revealed) and not moved since, for every seat."""
     for observer in range(env.unwrapped.num_players):
         shown = block(env, observer, "revealed")
         expected = np.zeros_like(shown)
@@ -261,6 +268,7 @@ CHECKS = {
     "preparation": check_preparation,
     "knowledge": check_knowledge,
     "revealed": check_revealed,
+    "shown": check_shown,
     "announcement": check_announcement,
     "winners": check_winners,
     "rewards": check_rewards,
@@ -366,13 +374,13 @@ ACTION_TABLES = [(n, 0) for n in (2, 3, 4, 5, 8, 13)] + [(7, 2)]  # (players, ex
 @pytest.mark.parametrize("n,extra", ACTION_TABLES, ids=[f"{n} players +{e}" for n, e in ACTION_TABLES])
 def test_documented_action_count(n, extra):
     places = n + {4: 2, 5: 1}.get(n, extra)
-    expected = 99 + 3 * (n - 1) if n <= 3 else places**2 + 3 * n + 25
+    expected = {2: 75, 3: 84}[n] if n <= 3 else n**2 + 3 * places + 26
     assert mascarade_v0.env(num_players=n, extra_centre_cards=extra).action_space("player_0").n == expected
 
 
 def test_documented_action_examples_at_five_players():
     env = mascarade_v0.env(num_players=5)
-    assert env.action_space("player_0").n == 76
+    assert env.action_space("player_0").n == 69
     ids = {name: env.unwrapped.string_to_action(name) for name in
            ("swap +1", "no swap +1", "no swap centre 1", "look", "announce Judge")}
     assert ids == {"swap +1": 0, "no swap +1": 1, "no swap centre 1": 9, "look": 10, "announce Judge": 11}
@@ -474,22 +482,34 @@ def test_turns(sc):
     run(sc)
 
 
-def test_revealed_block_shows_this_turns_reveals_until_the_turn_ends():
+def test_the_record_shows_each_card_shown_until_a_swap_or_not_moves_it():
     env = new_env(5, D5)
-    play(env, prep(5) + ["4: announce Witch", "0: claim", "1: pass", "2: pass", "3: pass"])
-    check_ask(env, ("witch", 4))  # the power is pending: the reveals are still this turn's
-    check_revealed(env, {4: WIT, 0: JUD})
+    check_shown(env, dict(enumerate(D5)))  # the open deal
+    play(env, ["0: swap +2"])
+    check_shown(env, {1: BIS, 3: QUE, 4: WIT, 5: CHE})
+    play(env, prep(5)[1:] + ["4: announce Witch", "0: claim", "1: pass", "2: pass", "3: pass"])
+    check_ask(env, ("witch", 4))  # the power is pending
+    check_revealed(env, {4: WIT, 0: FOO})
+    check_shown(env, {0: FOO, 4: WIT, 5: CHE})  # 1 to 3 were handled by the preparation turns
     play(env, ["4: witch +2"])
     check_revealed(env, {})
+    check_shown(env, {0: FOO, 4: WIT, 5: CHE})  # the turn is over, the record stays
+    play(env, ["0: no swap +4"])  # seat 0 is forced to swap or not, with seat 4's card
+    check_shown(env, {5: CHE})
 
 
 # === The forced swap after a reveal ============================================
 
 FORCED = [
     Scenario(
-        "a player revealed during the previous turn may only swap or not",
+        "a player revealed during the previous turn may only swap or not, with another player's card",
         5, D5, prep(5) + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
-        {"ask": ("turn", 0), "forced": True, "legal": swaps(5, 1)},
+        {"ask": ("turn", 0), "forced": True, "legal": swaps(5)},
+    ),
+    Scenario(
+        "the forced swap-or-not is with another player's card, never a centre card",
+        5, D5, prep(5) + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
+        {"forbidden": ["swap centre 1", "no swap centre 1"]},
     ),
     Scenario(
         "the announcer revealed during its own turn is free at its next turn",
@@ -566,15 +586,14 @@ POWERS = [
              5, D5, P5 + [set_coins(6, 10, 6, 8, 6), "4: announce Bishop"] + passes(5, 4, 1),
              {"coins": [6, 12, 6, 6, 5]}),
     # Fool
-    Scenario("Fool: 1 coin, then two other cards to swap or not",
+    Scenario("Fool: 1 coin, then the cards of two other players to swap or not (no centre card)",
              5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4,
              {"coins": [6, 6, 6, 6, 7], "from_bank": 1, "ask": ("fool", 4),
-              "allowed": ["fool swap +1 and +2", "fool no swap +3 and centre 1"]}),
-    Scenario("Fool: the swap is known to the Fool, mixed for the others",
-             5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4 + ["4: fool swap +1 and centre 1"],
-             {"cards": [CHE, BIS, FOO, QUE, WIT, JUD], "ask": ("turn", 0),
-              "knowledge": {(4, 0): CHE, (4, 5): {JUD: 0.5, BIS: 0.5}, (1, 0): {JUD: 0.25, BIS: 0.25, CHE: 0.5},
-                            (0, 5): {JUD: 0.5, CHE: 0.5}}}),
+              "legal": [f"fool {w} +{a} and +{b}" for a in range(1, 5) for b in range(a + 1, 5)
+                        for w in ("swap", "no swap")]}),
+    Scenario("Fool: the swap is made",
+             5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4 + ["4: fool swap +1 and +3"],
+             {"cards": [FOO, BIS, JUD, QUE, WIT, CHE], "ask": ("turn", 0)}),
     Scenario("Fool: or not swapped",
              5, D5, P5 + ["4: announce Fool"] + PASS_ALL_FROM_4 + ["4: fool no swap +1 and +2"],
              {"cards": D5, "knowledge": {(4, 0): {JUD: 0.5, BIS: 0.5}, (4, 1): {JUD: 0.25, BIS: 0.25, FOO: 0.5},
@@ -582,14 +601,15 @@ POWERS = [
     Scenario("Fool: the true Fool out of turn",
              5, D5, P5 + ["4: announce Fool"] + passes(5, 4, 2),
              {"ask": ("fool", 2), "coins": [6, 6, 7, 6, 6],
-              "legal": [f"fool {w} {a} and {b}" for a, b in
-                        [("+1", "+2"), ("+1", "+3"), ("+1", "+4"), ("+1", "centre 1"), ("+2", "+3"), ("+2", "+4"),
-                         ("+2", "centre 1"), ("+3", "+4"), ("+3", "centre 1"), ("+4", "centre 1")]
+              "legal": [f"fool {w} +{a} and +{b}" for a in range(1, 5) for b in range(a + 1, 5)
                         for w in ("swap", "no swap")]}),
     # Witch
-    Scenario("Witch: choose whose fortune to take",
+    Scenario("Witch: choose whose fortune to take, or keep one's own",
              5, D5, P5 + [set_coins(6, 11, 2, 6, 3), "4: announce Witch"] + PASS_ALL_FROM_4,
-             {"ask": ("witch", 4), "legal": ["witch +1", "witch +2", "witch +3", "witch +4"]}),
+             {"ask": ("witch", 4), "legal": ["witch +1", "witch +2", "witch +3", "witch +4", "witch no swap"]}),
+    Scenario("Witch: she may decline, and every fortune stays",
+             5, D5, P5 + [set_coins(6, 11, 2, 6, 3), "4: announce Witch"] + passes(5, 4, 1) + ["4: witch no swap"],
+             {"coins": [6, 10, 2, 6, 3], "courthouse": 1, "ask": ("turn", 0)}),
     Scenario("Witch: the two fortunes swap",
              5, D5, P5 + [set_coins(6, 11, 2, 6, 3), "4: announce Witch"] + PASS_ALL_FROM_4 + ["4: witch +2"],
              {"coins": [6, 3, 2, 6, 11], "from_bank": 0}),
@@ -745,11 +765,25 @@ def test_the_turn_limit_truncates():
     play(env, prep(4) + ["0: look", "1: look"])
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.rewards == {a: 0.0 for a in env.possible_agents}
-    assert env.infos["player_0"] == {"truncated_after_turns": 6}
+    characters = dict(zip(env.possible_agents, D4[:4]))
+    for agent in env.possible_agents:  # what the end of a game would reveal, with no winners
+        assert env.infos[agent] == {"result": "truncated", "winners": [], "truncated_after_turns": 6,
+                                    "coins": {a: 6 for a in env.possible_agents}, "characters": characters,
+                                    "centre_characters": D4[4:], "courthouse": 0, "from_bank": 0, "turns": 6,
+                                    "character": characters[agent]}
 
 
-def test_the_default_turn_limit_is_finite():
+def test_the_default_turn_limit_is_finite_and_well_above_natural_games():
     assert mascarade_v0.env().max_turns == 300
+    rng = np.random.default_rng(0)
+    for n in (2, 5, 13):
+        env = mascarade_v0.env(num_players=n)
+        for seed in range(50):
+            env.reset(seed=seed)
+            for agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            assert env.unwrapped.game_over and env.unwrapped.engine.turns_played < 300 / 2
 
 
 class CoinLedger:
@@ -833,10 +867,17 @@ TWO_CARDS = [
              [JUD, SPY, KIN, FOO, QUE, WIT], prep(2, two_cards=True) + ["0: announce Spy with B", "1: pass"],
              {"ask": ("spy look", 0), "legal": ["spy A", "spy +1 A", "spy +1 B", "spy centre 1", "spy centre 2"]},
              kwargs={"characters": [JUD, SPY, KIN, FOO, QUE, WIT]}),
-    Scenario("the Fool may use any two cards but its own", 2, D2,
+    Scenario("the Fool at 3 players: one card of each other player", 3, D3,
+             prep(3, two_cards=True) + ["1: announce Fool with B", "2: pass", "0: pass"],
+             {"ask": ("fool", 1), "legal": [f"fool {w} +1 {x} and +2 {y}" for x in "AB" for y in "AB"
+                                            for w in ("swap", "no swap")]}),
+    Scenario("the Fool at 2 players: the one other player's two cards", 2, D2,
              prep(2, two_cards=True) + ["0: announce Fool with A", "1: pass"],
-             {"ask": ("fool", 0), "forbidden": ["fool swap A and B", "fool no swap A and +1 A"],
-              "allowed": ["fool swap B and +1 A", "fool no swap centre 1 and centre 2"]}),
+             {"ask": ("fool", 0), "legal": ["fool swap +1 A and +1 B", "fool no swap +1 A and +1 B"]}),
+    Scenario("the forced swap-or-not at 2 players: either own card with one of the other player's", 2, D2,
+             prep(2, two_cards=True) + ["0: announce Witch with A", "1: claim with B"],
+             {"ask": ("turn", 1), "legal": [f"{w} {o} with +1 {x}" for o in "AB" for x in "AB"
+                                            for w in ("swap", "no swap")]}),
     Scenario("the Thief at 2 players takes both coins from the one opponent", 2, [THI, JUD, KIN, FOO, QUE, BIS],
              prep(2, two_cards=True) + ["0: announce Thief with A", "1: claim with A"],
              {"coins": [8, 3], "courthouse": 1}, kwargs={"characters": [THI, JUD, KIN, FOO, QUE, BIS]}),
@@ -911,6 +952,8 @@ ILLEGAL = [
     ("a character not in play", 5, P5, "announce King", ["player_4", "King", "not in play"]),
     ("a look when forced to swap", 5, P5 + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
      "look", ["player_0", "revealed in the previous turn"]),
+    ("a centre card when forced to swap", 5, P5 + ["4: announce Queen", "0: claim", "1: pass", "2: pass", "3: pass"],
+     "swap centre 1", ["player_0", "another player's card"]),
     ("a claim out of turn", 5, P5, "claim", ["player_4", "'claim'", "take a turn"]),
     ("a swap while claims are asked", 5, P5 + ["4: announce Queen"], "swap +1", ["player_0", "claim"]),
     ("a Bishop target that is not the richest", 5, P5 + [set_coins(6, 9, 5, 9, 6), "4: announce Bishop"]
@@ -937,6 +980,21 @@ def test_illegal_actions_raise_and_change_nothing(name, players, before, bad, fr
     assert snapshot(env) != state
 
 
+@pytest.mark.parametrize("n,extra", [(2, 0), (3, 0), (4, 0), (5, 0), (7, 2), (13, 0)])
+def test_the_fool_handles_the_cards_of_two_other_players_only(n, extra):
+    """No centre card and none of the Fool's own: one card of each of two other players (at 2 players, the one
+    other player's two cards)."""
+    env = mascarade_v0.env(num_players=n, extra_centre_cards=extra).unwrapped
+    fools = [env.action_to_string(a) for a in range(env.action_space("player_0").n)]
+    pairs = [name.removeprefix("fool swap ").split(" and ") for name in fools if name.startswith("fool swap ")]
+    owners = [[card.split()[0] for card in pair] for pair in pairs]
+    assert all(owner.startswith("+") for pair in owners for owner in pair)
+    if n == 2:
+        assert pairs == [["+1 A", "+1 B"]]
+    else:
+        assert all(a != b for a, b in owners) and len(pairs) == (n - 1) * (n - 2) // 2 * (1 if n > 3 else 4)
+
+
 def test_the_spy_cannot_look_at_the_card_it_claimed_with():
     env = new_env(2, [JUD, SPY, KIN, FOO, QUE, WIT], characters=[JUD, SPY, KIN, FOO, QUE, WIT])
     play(env, prep(2, two_cards=True) + ["0: announce Spy with B", "1: pass"])
@@ -952,17 +1010,76 @@ def test_penalize_gives_the_mover_minus_one_and_ends_the_episode():
 
 
 BAD_SETUP = [
-    ("a card not in play", 5, {"cards": [JUD, BIS, FOO, QUE, WIT, KIN]}, "cards"),
-    ("one card too few", 5, {"cards": D5[:-1]}, "cards"),
-    ("an unknown name", 5, {"cards": D5[:-1] + ["Pirate"]}, "Pirate"),
-    ("a first player out of range", 5, {"first_player": 5}, "first_player"),
-    ("an unknown key", 5, {"coins": [6] * 5}, "coins"),
+    ("a card not in play", 5, {"cards": [JUD, BIS, FOO, QUE, WIT, KIN]}, ValueError, "cards"),
+    ("one card too few", 5, {"cards": D5[:-1]}, ValueError, "setup cards must have 6 entries"),
+    ("one card too many", 2, {"cards": D2 + [JUD]}, ValueError, "setup cards must have 6 entries"),
+    ("an unknown name", 5, {"cards": D5[:-1] + ["Pirate"]}, ValueError, "Pirate"),
+    ("a card index out of range", 5, {"cards": D5[:-1] + [12]}, ValueError, "setup cards"),
+    ("cards as a string", 5, {"cards": "Judge"}, TypeError, "setup cards must be a list"),
+    ("cards as a dict", 5, {"cards": dict(enumerate(D5))}, TypeError, "setup cards must be a list"),
+    ("cards as a set", 5, {"cards": set(D5)}, TypeError, "setup cards must be a list"),
+    ("a first player out of range", 5, {"first_player": 5}, ValueError, "first_player"),
+    ("a first player given as a string", 5, {"first_player": "0"}, ValueError, "first_player"),
+    ("a first player given as True", 5, {"first_player": True}, ValueError, "first_player"),
+    ("a first player given as a list", 5, {"first_player": [0]}, ValueError, "first_player"),
+    ("an unknown key", 5, {"coins": [6] * 5}, ValueError, "coins"),
 ]
 
 
-@pytest.mark.parametrize("name,players,setup,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
-def test_bad_setup_raises(name, players, setup, fragment):
+@pytest.mark.parametrize("name,players,setup,error,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
+def test_bad_setup_raises_naming_the_entry(name, players, setup, error, fragment):
     env = mascarade_v0.env(num_players=players)
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(error, match=fragment):
         env.reset(seed=0, options={"setup": setup})
-    assert fragment in str(error.value)
+
+
+@pytest.mark.parametrize("name,players,setup,error,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
+def test_a_bad_setup_fails_before_anything_is_drawn(name, players, setup, error, fragment):
+    """The engine checks every entry before it deals: a refused setup leaves the generator where it was."""
+    config = configure(players)
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    with pytest.raises(error):
+        MascaradeGame(config, rng, setup)
+    assert rng.bit_generator.state == before
+
+
+# === The event history =========================================================
+
+
+def history_columns(env, slot: str) -> slice:
+    """Where the history rows hold `slot` ("card place 1", "purse 2", ...)."""
+    encoding = EventEncoding(env.unwrapped.definition.events, env.unwrapped.num_players,
+                             env.unwrapped.definition.words(env.unwrapped.config, 0).vocab)
+    (start, stop), = [(a, b) for name, a, b in encoding.columns if name == slot]
+    return slice(start, stop)
+
+
+@pytest.mark.parametrize("n", [2, 5, 13])
+def test_every_event_is_encoded_in_the_history_block(n):
+    env = mascarade_v0.env(num_players=n, history_length=12)
+    space = env.observation_space("player_0")["observation"]
+    rng = np.random.default_rng(n)
+    for seed in range(5):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            assert space.contains(obs["observation"])
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert env.unwrapped.history("player_0")[0]["kind"] == "dealt"
+
+
+def test_card_places_and_purses_are_encoded_relative_to_the_observer():
+    env = new_env(5, D5, history_length=4)
+    play(env, ["0: no swap +2"])  # seat 1 watches seat 0 handle places 0 and 2 (its +4 and +1)
+    rows = env.observe("player_1")["observation"][env.unwrapped.observation_fields["history"]].reshape(4, -1)
+    handled = rows[1]  # the newest is the next turn's start
+    assert list(handled[history_columns(env, "card place 1")]) == list(one_hot(6, 4))
+    assert list(handled[history_columns(env, "card place 2")]) == list(one_hot(6, 1))
+    play(env, ["1: no swap +1", "2: no swap +1", "3: no swap +1", set_courthouse(2), "4: announce Judge"]
+         + passes(5, 4, 0))  # seat 0, the Judge, takes the courthouse; seat 4 pays its fine to it
+    purses = [history_columns(env, f"purse {k}") for k in (1, 2)]
+    rows = env.observe("player_3")["observation"][env.unwrapped.observation_fields["history"]].reshape(4, -1)
+    paid = [row for row in rows if row[purses[0]].any()]  # the newest first: the fine, then the Judge's take
+    assert [list(paid[0][p]) for p in purses] == [list(one_hot(7, 1)), list(one_hot(7, 6))]  # seat 4 -> courthouse
+    assert [list(paid[1][p]) for p in purses] == [list(one_hot(7, 6)), list(one_hot(7, 2))]  # courthouse -> seat 0
