@@ -37,7 +37,8 @@ A seat knocked out early (Hoax) watches the rest of the game. At the end
 come the final public table, the result, the winners, your own outcome (won
 or lost, and your seat's facts: identity, character, role, score) and the
 facts revealed to everyone, all in words; a game stopped at its turn limit
-(the env's `max_turns`: Hoax 100, Mascarade 300 by default) says so.
+(the env's `max_turns`, each game's default in its docs) says so, and shows
+what the end of a game would have revealed.
 
 Seeding: `--seed` fixes the deal, your seat (when `--seat` is not given) and
 the opponents' choices, so the same seed and the same answers replay the
@@ -420,27 +421,23 @@ class Session:
         print("===== the game is over " + "=" * 40)
         print(self.u.describe_table())
         if not table:
-            stopped = [info for info in final_infos.values() if "truncated_after_turns" in info]
-            if stopped:
-                print(
-                    f"The game reached its turn limit and was stopped{_after_turns(stopped[0])}: no result, "
-                    "nobody wins."
-                )
-            else:
-                print("The game ended without a result.")
+            print("The game ended without a result.")
+            return
+        if table["result"] == "truncated":
+            stopped = next((info for info in final_infos.values() if "truncated_after_turns" in info), {})
+            print(f"The game reached its turn limit and was stopped{_after_turns(stopped)}: no result, nobody wins.")
             if "eliminated_after_turns" in mine:
                 print(f"You ({self.me}) were out of the game{_after_turns(mine)}.")
-            return
-        winners = list(table.get("winners", []))
-        print(f"Result: {table['result']}.")
-        if winners:
-            print("Winners: " + ", ".join(f"{w} (you)" if w == self.me else w for w in winners) + ".")
         else:
-            print("Nobody wins.")
-        won = self.me in winners
-        print(f"You ({self.me}) {'WON' if won else 'lost'}.")
-        if "eliminated_after_turns" in mine:
-            print(f"You were out of the game{_after_turns(mine)}.")
+            winners = list(table.get("winners", []))
+            print(f"Result: {table['result']}.")
+            if winners:
+                print("Winners: " + ", ".join(f"{w} (you)" if w == self.me else w for w in winners) + ".")
+            else:
+                print("Nobody wins.")
+            print(f"You ({self.me}) {'WON' if self.me in winners else 'lost'}.")
+            if "eliminated_after_turns" in mine:
+                print(f"You were out of the game{_after_turns(mine)}.")
         table_wide, own = self._split_outcome(table)
         if own:
             print("Your seat: " + "; ".join(f"{_label(k)} {_words(v, self.me)}" for k, v in own.items()) + ".")

@@ -56,7 +56,9 @@ def test_every_case_of_the_full_suite_has_positive_figures(full):
         assert case["repeats"] == suite.QUICK_REPEATS == len(case["runs_steps_per_second"])
         assert case["steps_per_second"] > 0 and min(case["runs_steps_per_second"]) > 0
         assert case["wall_steps_per_second"] > 0 and case["cpu_share"] > 0
-        assert case["clock"] == ("wall" if case["interface"].startswith("SubprocVecEnv") else "cpu")
+        # processes and XLA's threads are timed by the wall clock, work in this process by its CPU time
+        on_wall = case["interface"].startswith("SubprocVecEnv") or case["family"] in ("batched", "pgx")
+        assert case["clock"] == ("wall" if on_wall else "cpu")
         if not case["interface"].startswith("SubprocVecEnv"):  # the others play whole games only
             assert case["games_per_second"] > 0 and case["mean_game_length"] >= 1
 
@@ -73,8 +75,10 @@ def test_memory_is_measured_for_every_game_at_every_count(full):
 def test_every_target_is_reported_for_every_game(full):
     _, results = full
     targets = results["targets"]
-    assert len(targets) == 3 * len(counts())
+    batched = {game for game, definition in registry.GAMES.items() if definition.batched is not None}
+    assert len(targets) == 3 * len(counts()) + 2 * len(batched)  # and 2 batched targets per batched game
     assert {t["game"] for t in targets} == set(counts())
+    assert {t["game"] for t in targets if t["target"].startswith("batched")} == batched
     assert all(t["met"] in (True, False) and t["measured"] > 0 and t["required"] > 0 for t in targets)
 
 

@@ -109,7 +109,9 @@ def test_a_seat_knocked_out_watches_the_rest_and_learns_the_result(monkeypatch, 
 def test_a_game_stopped_at_the_turn_limit_says_so(monkeypatch, capsys):
     run = Transcript(monkeypatch, capsys, ["hoax", "--players", "4", "--seed", "1", "--seat", "3"], ones())
     assert run.status == 0
-    assert "The game reached its turn limit and was stopped after 100 turn(s): no result, nobody wins." in run.out
+    assert "The game reached its turn limit and was stopped after 1000 turn(s): no result, nobody wins." in run.out
+    assert "Revealed at the end:" in run.out  # what the end of a game shows, a truncated one shows too
+    assert "WON" not in run.out and "lost." not in run.out
 
 
 def test_the_same_seed_and_answers_replay_the_same_game(monkeypatch, capsys):
@@ -230,9 +232,8 @@ def test_events_the_seat_did_not_see_are_never_printed(monkeypatch, capsys, game
     assert run.status == 0
     seen_lines, unseen_lines = set(), set()
     for events, env in recorded:
-        definition, engine = env.unwrapped.definition, env.unwrapped.engine
         for event in events:
-            line = definition.describe_event(event, seat, engine)
+            line = env.unwrapped.describe_event(event, seat)
             if line:  # what the line would say, had the seat seen it
                 (seen_lines if seat in event.seen_by else unseen_lines).add(line.strip())
     leaks = unseen_lines - seen_lines
@@ -367,7 +368,8 @@ def test_a_model_for_another_table_is_refused_up_front(capsys, tiny_model, argv)
     assert main([*argv, "--opponents", tiny_model]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"play: error: --opponents: the model {tiny_model!r} does not fit" in err
+    assert f"play: error: --opponents: {tiny_model!r} is a model for observations of shape" in err
+    assert "a model plays only the game and table size it was trained for" in err
 
 
 def test_a_file_that_is_not_a_model_is_refused(capsys, tmp_path):
@@ -375,4 +377,4 @@ def test_a_file_that_is_not_a_model_is_refused(capsys, tmp_path):
     fake.write_text("not a model")
     assert main(["secrets", "--opponents", str(fake)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith(f"play: error: --opponents: cannot load a saved model from '{fake}'")
+    assert err.count("\n") == 1 and err.startswith(f"play: error: --opponents: '{fake}' is not a model saved by")

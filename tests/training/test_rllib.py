@@ -12,7 +12,6 @@ from hidden_role_envs.core import registry
 from hidden_role_envs.training import rllib_train, train
 from hidden_role_envs.training.rllib_env import GameEnv, role_of
 
-TYPICAL_PLAYERS = {"secrets": 5, "mascarade": 5, "hoax": 4, "spyfall": 5}
 
 
 def play_through_rllib(game: str, num_players: int, seed: int, roles: bool = False):
@@ -55,7 +54,7 @@ def play_directly(game: str, num_players: int, seed: int, actions: list[int]) ->
 
 @pytest.mark.parametrize("game", list(registry.GAMES))
 def test_every_game_passes_through_rllibs_pettingzoo_wrapper(game):
-    num_players = TYPICAL_PLAYERS[game]
+    num_players = registry.GAMES[game].benchmark_players[1]  # the typical table
     for seed in range(3):
         returns, actions, _ = play_through_rllib(game, num_players, seed)
         assert returns == pytest.approx(play_directly(game, num_players, seed, actions))

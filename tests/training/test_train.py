@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def smoke_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     code = train.main(
-        ["hoax", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
+        ["hoax", "--backend", "sb3", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
          "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--imitation-steps", "200",
          "--imitation-epochs", "2", "--learning-rate", "5e-4", "--no-progress", "--out", str(out)]
     )
@@ -81,7 +81,7 @@ def test_evaluating_the_model_is_deterministic_under_a_seed(smoke_run):
         (["poker"], "unknown game 'poker'"),
         (["secrets", "--players", "3"], "--players: num_players must be an integer from 4 to 8"),
         (["secrets", "--timesteps", "0"], "expected a positive integer"),
-        (["secrets", "--envs", "two"], "expected a positive integer"),
+        (["secrets", "--backend", "sb3", "--envs", "two"], "expected a positive integer"),
         (["secrets", "--learning-rate", "0"], "expected a positive number"),
     ],
 )
