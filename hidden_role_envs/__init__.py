@@ -1,8 +1,8 @@
 """Multi-agent RL environments for hidden-role card games (PettingZoo AEC).
 
 Importing the package registers every game in PettingZoo's registry under
-the `hidden_roles` namespace (`hidden_roles/secrets-v0`), and its single-seat
-view in Gymnasium's (`hidden_roles/Secrets-v0`).
+the `hidden_roles` namespace (`hidden_roles/secrets-v1`), and its single-seat
+view in Gymnasium's (`hidden_roles/Secrets-v1`).
 """
 
 from hidden_role_envs import games  # noqa: F401  (registers the games)

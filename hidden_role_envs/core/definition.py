@@ -82,12 +82,12 @@ class GameDefinition:
 
     @property
     def env_id(self) -> str:
-        """PettingZoo's id: `hidden_roles/secrets-v0`."""
+        """PettingZoo's id: `hidden_roles/secrets-v1`."""
         return f"{NAMESPACE}/{self.name}-v{self.version}"
 
     @property
     def single_seat_id(self) -> str:
-        """Gymnasium's id of the single-seat view: `hidden_roles/Secrets-v0`."""
+        """Gymnasium's id of the single-seat view: `hidden_roles/Secrets-v1`."""
         return f"{NAMESPACE}/{self.title.replace(' ', '')}-v{self.version}"
 
     @cached_property

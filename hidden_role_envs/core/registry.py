@@ -1,8 +1,8 @@
 """The registered games, under the `hidden_roles` namespace of PettingZoo's and Gymnasium's registries.
 
 A game joins with one line, `register(GAME)`: its PettingZoo id
-(`hidden_roles/secrets-v0`) and its single-seat Gymnasium id
-(`hidden_roles/Secrets-v0`) are registered, and every tool that lists the
+(`hidden_roles/secrets-v1`) and its single-seat Gymnasium id
+(`hidden_roles/Secrets-v1`) are registered, and every tool that lists the
 games (`available_envs`, the command line, the benchmarks) sees it.
 """
 
@@ -38,12 +38,12 @@ def load(package: str) -> GameDefinition:
 
 
 def available_envs() -> list[str]:
-    """The registered ids, e.g. `hidden_roles/secrets-v0`."""
+    """The registered ids, e.g. `hidden_roles/secrets-v1`."""
     return sorted(game.env_id for game in GAMES.values())
 
 
 def game_name(name: Any) -> str:
-    """The game a name means: an id (`hidden_roles/secrets-v0`), a module (`secrets_v0`) or a game (`secrets`)."""
+    """The game a name means: an id (`hidden_roles/secrets-v1`), a module (`secrets_v1`) or a game (`secrets`)."""
     key = str(name).removeprefix(f"{NAMESPACE}/").replace("_v", "-v").split("-v")[0].lower()
     if key not in GAMES:
         raise ValueError(f"unknown game {name!r}; available: {', '.join(GAMES)}")

@@ -1,7 +1,7 @@
 """One seat of a game as a Gymnasium env, the view single-agent RL libraries need.
 
     import gymnasium, hidden_role_envs
-    env = gymnasium.make("hidden_roles/Secrets-v0", num_players=5, opponents="scripted")
+    env = gymnasium.make("hidden_roles/Secrets-v1", num_players=5, opponents="scripted")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())
 
@@ -193,6 +193,6 @@ class SingleSeatEnv(gymnasium.Env):
 
 
 def register_single_seat_env(game) -> None:
-    """Register `game`'s single-seat view under its Gymnasium id (`hidden_roles/Secrets-v0`)."""
+    """Register `game`'s single-seat view under its Gymnasium id (`hidden_roles/Secrets-v1`)."""
     if game.single_seat_id not in gymnasium.registry:
         gymnasium.register(game.single_seat_id, entry_point=SingleSeatEnv, kwargs={"game": game.name})

@@ -10,7 +10,7 @@ IDS = [game.env_id for game in GAMES.values()]
 def test_every_game_is_listed():
     assert hidden_role_envs.available_envs() == sorted(IDS)
     assert {"secrets", "mascarade", "hoax", "spyfall"} <= set(GAMES)
-    assert GAMES["secrets"].env_id == "hidden_roles/secrets-v0"
+    assert GAMES["secrets"].env_id == "hidden_roles/secrets-v1"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -21,10 +21,10 @@ def test_importing_registers_every_game_under_hidden_roles(game):
     assert env.agent_selection in env.possible_agents
 
 
-@pytest.mark.parametrize("name", ["hidden_roles/secrets-v0", "secrets_v0", "secrets"])
+@pytest.mark.parametrize("name", ["hidden_roles/secrets-v1", "secrets_v1", "secrets"])
 def test_make_accepts_the_id_the_module_name_and_the_game_name(name):
     env = hidden_role_envs.make(name, num_players=6)
-    assert env.unwrapped.metadata["name"] == "secrets_v0"
+    assert env.unwrapped.metadata["name"] == "secrets_v1"
     assert env.unwrapped.num_players == 6
 
 

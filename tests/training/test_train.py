@@ -48,11 +48,11 @@ def test_a_run_leaves_the_model_the_curve_and_the_table(smoke_run):
 
 
 def test_the_saved_model_reloads_and_plays_legally(smoke_run):
-    from hidden_role_envs import hoax_v0
+    from hidden_role_envs import hoax_v1
 
     policy = make_policy(str(smoke_run / "model.zip"), hidden_role_envs.make("hoax", num_players=3))
     assert isinstance(policy, SavedModelPolicy)
-    env = hoax_v0.env(num_players=3)
+    env = hoax_v1.env(num_players=3)
     env.reset(seed=0)
     for agent in env.agent_iter(300):
         obs, _, terminated, truncated, _ = env.last()

@@ -14,7 +14,7 @@ TABLES = {name: game.typical_players for name, game in GAMES.items()}
 
 def test_every_game_has_a_gymnasium_id():
     assert all(game.single_seat_id in gymnasium.registry for game in GAMES.values())
-    assert GAMES["secrets"].single_seat_id == "hidden_roles/Secrets-v0"
+    assert GAMES["secrets"].single_seat_id == "hidden_roles/Secrets-v1"
 
 
 # The checkers advise against unbounded Box limits (Mascarade's coins have none): advice, not failure.

@@ -1,10 +1,10 @@
 """Hoax (3-6 players): secret characters, bluffed claims, Hoax calls, investigations and accusations.
 
-    from hidden_role_envs import hoax_v0
-    env = hoax_v0.env(num_players=5)
+    from hidden_role_envs import hoax_v1
+    env = hoax_v1.env(num_players=5)
 
-Registered as `hidden_roles/hoax-v0` (`pettingzoo.make("aec",
-"hidden_roles/hoax-v0", num_players=5)`).
+Registered as `hidden_roles/hoax-v1` (`pettingzoo.make("aec",
+"hidden_roles/hoax-v1", num_players=5)`).
 
 ## The game
 Each player is dealt one of 7 characters, secretly; the rest are unused and
@@ -222,7 +222,7 @@ GAME = GameDefinition(
     package=__name__,
     name="hoax",
     title="Hoax",
-    version=0,
+    version=1,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=5,

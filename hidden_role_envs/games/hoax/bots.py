@@ -3,10 +3,10 @@
 `HoaxScriptedPlayer` is a policy over the observation dict a seat receives
 and nothing else (no engine state, no other seat's view):
 
-    from hidden_role_envs import hoax_v0
+    from hidden_role_envs import hoax_v1
     from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
 
-    env = hoax_v0.env(num_players=5)
+    env = hoax_v1.env(num_players=5)
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0)
     for agent in env.agent_iter():

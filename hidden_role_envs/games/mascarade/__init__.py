@@ -1,10 +1,10 @@
 """Mascarade (2-13 players): bluff with characters that keep changing hands.
 
-    from hidden_role_envs import mascarade_v0
-    env = mascarade_v0.env(num_players=5)
+    from hidden_role_envs import mascarade_v1
+    env = mascarade_v1.env(num_players=5)
 
-Registered as `hidden_roles/mascarade-v0` (`pettingzoo.make("aec",
-"hidden_roles/mascarade-v0", num_players=5)`).
+Registered as `hidden_roles/mascarade-v1` (`pettingzoo.make("aec",
+"hidden_roles/mascarade-v1", num_players=5)`).
 
 ## The game
 Every player starts with 6 coins and one character card (two at 2-3
@@ -213,7 +213,7 @@ GAME = GameDefinition(
     package=__name__,
     name="mascarade",
     title="Mascarade",
-    version=0,
+    version=1,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=5,

@@ -1,10 +1,10 @@
 """Secrets (4-8 players): CIA, KGB and Hippies with secret, swappable identities.
 
-    from hidden_role_envs import secrets_v0
-    env = secrets_v0.env(num_players=5)
+    from hidden_role_envs import secrets_v1
+    env = secrets_v1.env(num_players=5)
 
-Registered as `hidden_roles/secrets-v0` (`pettingzoo.make("aec",
-"hidden_roles/secrets-v0", num_players=5)`).
+Registered as `hidden_roles/secrets-v1` (`pettingzoo.make("aec",
+"hidden_roles/secrets-v1", num_players=5)`).
 
 ## The game
 Each player holds a face-down identity token (CIA, KGB or Hippie); one more
@@ -107,6 +107,19 @@ a tie gives 0 to everybody. Final `infos[agent]` hold `result`, `winners`,
 - End: at the end of the turn in which a screen reaches 5 cards (4-6
   players) or 4 (7-8). Score = face-up character values + Bullets.
   Identities are those held at the end.
+
+## Version 1
+Changes from version 0:
+- The record blocks (`turn`, `deck_size`, `deck_bottom`,
+  `face_down_characters`, `offers`, `claims`, `offered_cards`,
+  `interceptions`, `looks`): the public record of every Offer, claim,
+  interception and look, and the cards known at the bottom of the deck.
+- Every event can be encoded in the history block (`history_length=K`).
+- `max_turns` defaults to 100 turns (version 0: no limit); a truncated game
+  reveals to every seat what the end of a game reveals.
+- A setup is checked whole before anything is drawn; `bullets` must be the
+  four values 0, -1, -2, -3 (version 0 passed `-1.5` and strings through
+  `int()`).
 """
 
 from hidden_role_envs.core.definition import GameDefinition
@@ -122,7 +135,7 @@ GAME = GameDefinition(
     package=__name__,
     name="secrets",
     title="Secrets",
-    version=0,
+    version=1,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=5,

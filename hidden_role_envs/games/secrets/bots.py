@@ -4,10 +4,10 @@
 receives and nothing else (no engine state, no other seat's view), so it can
 sit at any table, next to people, learned policies or other bots:
 
-    from hidden_role_envs import secrets_v0
+    from hidden_role_envs import secrets_v1
     from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
 
-    env = secrets_v0.env(num_players=5)
+    env = secrets_v1.env(num_players=5)
     bot = SecretsScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0)
     for agent in env.agent_iter():

@@ -1,7 +1,7 @@
 """Spyfall (3-8 players): find the spy, who does not know where you all are.
 
-    from hidden_role_envs import spyfall_v0
-    env = spyfall_v0.env(num_players=5)
+    from hidden_role_envs import spyfall_v1
+    env = spyfall_v1.env(num_players=5)
 
 ## The game
 Every round, all players but one get a card with the same location and a
@@ -154,6 +154,7 @@ every info holds only `illegal_move`.
   rulebook's role-play is table talk, not modelled).
 
 ## Version 1
+Changes from version 0:
 - The spy may name the location, and a seat that has its accusation accuse,
   at each of its decisions while the clock runs, asking and answering too
   (version 0: in the interruption windows only).
@@ -189,7 +190,7 @@ GAME = GameDefinition(
     package=__name__,
     name="spyfall",
     title="Spyfall",
-    version=0,
+    version=1,
     min_players=3,
     max_players=8,
     default_players=5,

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from hidden_role_envs import hoax_v0
+from hidden_role_envs import hoax_v1
 from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
 from tests.games.hoax.facts import MAID_SHEET
 
@@ -25,14 +25,14 @@ def play_game(env, policies, seed):
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_a_table_of_scripted_players_plays_legal_games(n):
-    env = hoax_v0.env(num_players=n, max_turns=30)
+    env = hoax_v1.env(num_players=n, max_turns=30)
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for seed in range(5):
         play_game(env, [bot] * n, seed)
 
 
 def test_the_scripted_player_plays_a_replacement_sheet():
-    env = hoax_v0.env(num_players=4, max_turns=30, character_sheet=MAID_SHEET)
+    env = hoax_v1.env(num_players=4, max_turns=30, character_sheet=MAID_SHEET)
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for seed in range(5):
         play_game(env, [bot] * 4, seed)
@@ -40,7 +40,7 @@ def test_the_scripted_player_plays_a_replacement_sheet():
 
 def test_the_scripted_player_beats_random_play():
     n, games = 4, 300
-    env = hoax_v0.env(num_players=n)
+    env = hoax_v1.env(num_players=n)
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     rng = np.random.default_rng(0)
 
@@ -58,7 +58,7 @@ def test_the_scripted_player_beats_random_play():
 
 
 def test_the_scripted_player_claims_its_own_character_and_answers_with_its_own_immunity():
-    env = hoax_v0.env(num_players=3)
+    env = hoax_v1.env(num_players=3)
     env.reset(seed=0, options={"setup": {"characters": ["Lover", "Son-in-Law", "Chef"], "first_player": 1}})
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for name in ("pick Cash", "pick Cash", "pick Cash", "claim Son-in-Law Cash", "no hoax", "no hoax"):
@@ -71,7 +71,7 @@ def test_the_scripted_player_claims_its_own_character_and_answers_with_its_own_i
 
 
 def test_the_scripted_player_calls_hoax_only_on_claims_it_knows_are_false():
-    env = hoax_v0.env(num_players=3)
+    env = hoax_v1.env(num_players=3)
     env.reset(seed=0, options={"setup": {"characters": ["Lover", "Son-in-Law", "Chef"], "first_player": 1}})
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for name in ("pick Cash", "pick Cash", "pick Cash", "claim Lover Evidence"):
@@ -86,7 +86,7 @@ def test_the_scripted_player_calls_hoax_only_on_claims_it_knows_are_false():
 
 
 def test_the_scripted_player_refuses_an_empty_mask():
-    env = hoax_v0.env(num_players=3)
+    env = hoax_v1.env(num_players=3)
     env.reset(seed=0)
     idle = next(a for a in env.possible_agents if a != env.agent_selection)
     with pytest.raises(ValueError, match="no legal action"):

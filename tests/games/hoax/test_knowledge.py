@@ -6,7 +6,7 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from hidden_role_envs import hoax_v0
+from hidden_role_envs import hoax_v1
 from hidden_role_envs.games.hoax import events as ev
 from hidden_role_envs.games.hoax.actions import ACCUSE, INVESTIGATE, TURN
 from hidden_role_envs.games.hoax.knowledge import CharacterBeliefs
@@ -47,7 +47,7 @@ class Facts:
 def test_knowledge_is_the_exact_posterior_over_deals(n):
     checked = shown = 0
     for game in range(12):
-        env = hoax_v0.env(num_players=n, max_turns=30)
+        env = hoax_v1.env(num_players=n, max_turns=30)
         env.reset(seed=game)
         facts = Facts(n)
         facts.see(env.unwrapped.last_events)
@@ -123,7 +123,7 @@ def test_a_different_own_character_changes_the_seat_observation_at_once(n):
         other[watcher] = next(c for c in range(7) if c not in characters)
         views = []
         for chars in (characters, other):
-            env = hoax_v0.env(num_players=n)
+            env = hoax_v1.env(num_players=n)
             env.reset(seed=0, options={"setup": {"characters": chars, "first_player": 0}})
             views.append(env.observe(f"player_{watcher}")["observation"])
         assert not np.array_equal(*views)
@@ -141,7 +141,7 @@ def test_suspicion_cards_reach_the_investigator_and_the_target_only():
         other[target] = next(c for c in range(7) if c not in characters)
         envs = []
         for chars in (characters, other):
-            env = hoax_v0.env(num_players=n)
+            env = hoax_v1.env(num_players=n)
             env.reset(seed=trial, options={"setup": {"characters": chars, "first_player": 0}})
             for _ in range(n):
                 env.step(env.unwrapped.string_to_action("pick Cash"))

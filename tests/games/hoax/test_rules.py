@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hidden_role_envs import hoax_v0
+from hidden_role_envs import hoax_v1
 from hidden_role_envs.core.history import EventEncoding
 from hidden_role_envs.games.hoax import events as ev
 from hidden_role_envs.games.hoax.actions import ACCUSE, VOTE
@@ -113,7 +113,7 @@ class Scenario:
 
 
 def new_env(players: int, characters, first: int = 0, **kwargs):
-    env = hoax_v0.env(num_players=players, **kwargs)
+    env = hoax_v1.env(num_players=players, **kwargs)
     env.reset(seed=0, options={"setup": {"characters": list(characters), "first_player": first}})
     return env
 
@@ -387,7 +387,7 @@ def test_setup(sc):
 
 
 def test_characters_are_dealt_one_per_player_and_the_rest_unused():
-    env = hoax_v0.env(num_players=4)
+    env = hoax_v1.env(num_players=4)
     deals = set()
     for seed in range(30):
         env.reset(seed=seed)
@@ -684,7 +684,7 @@ def test_an_immunity_answer_covers_the_whole_privilege():
         *[(name, {"": ("take Prestige",)}, ()) for name in ("A", "B", "C", "D", "E")],
     ]
     for answer, expected in (("no immunity", (0, 0, 0)), ("immune as Guard", (1, 1, 0))):
-        env = hoax_v0.env(num_players=3, character_sheet=sheet)
+        env = hoax_v1.env(num_players=3, character_sheet=sheet)
         env.reset(seed=0, options={"setup": {"characters": ["Thief", "Guard", "A"], "first_player": 0}})
         play(env, opening(3, picks="PPP") + [holding({1: (1, 1, 0)}), "0: claim Thief +1", "1: no hoax",
                                              "2: no hoax", f"1: {answer}"])
@@ -804,7 +804,7 @@ def test_a_vote_reveals_nothing_to_the_later_voters():
 
 def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator_and_the_target_only():
     for seed in range(10):
-        env = hoax_v0.env(num_players=5)
+        env = hoax_v1.env(num_players=5)
         env.reset(seed=seed, options={"setup": {"characters": FIVE, "first_player": 0}})
         play(env, FIVE_START + [holding({0: (1, 1, 1)})])
         before = {s: block(env, s, "knowledge").copy() for s in range(1, 5)}
@@ -825,7 +825,7 @@ def test_an_investigation_shows_four_cards_with_the_true_one_to_the_investigator
 def test_the_three_other_suspicion_cards_are_drawn_at_random():
     drawn = set()
     for seed in range(40):
-        env = hoax_v0.env(num_players=5)
+        env = hoax_v1.env(num_players=5)
         env.reset(seed=seed, options={"setup": {"characters": FIVE, "first_player": 0}})
         play(env, FIVE_START + [holding({0: (1, 1, 1)}), "0: investigate +1"])
         drawn.add(next(e.cards for e in env.unwrapped.last_events if isinstance(e, ev.Shown)))
@@ -984,7 +984,7 @@ BAD_SETUP = [
 
 @pytest.mark.parametrize("name, setup, fragment", BAD_SETUP, ids=[x[0] for x in BAD_SETUP])
 def test_bad_setup_raises(name, setup, fragment):
-    env = hoax_v0.env(num_players=4)
+    env = hoax_v1.env(num_players=4)
     with pytest.raises(ValueError, match=fragment):
         env.reset(seed=0, options={"setup": setup})
 
@@ -994,11 +994,11 @@ def test_bad_setup_raises(name, setup, fragment):
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_the_house_sheet_has_28_plus_15_per_other_player_actions(n):
-    assert hoax_v0.env(num_players=n).action_space("player_0").n == 28 + 15 * (n - 1)
+    assert hoax_v1.env(num_players=n).action_space("player_0").n == 28 + 15 * (n - 1)
 
 
 def test_documented_action_examples_at_five_players():
-    env = hoax_v0.env(num_players=5).unwrapped
+    env = hoax_v1.env(num_players=5).unwrapped
     assert env.action_space("player_0").n == 88
     assert env.string_to_action("claim Chef Cash +2") == 20
     assert env.action_to_string(20) == "claim Chef Cash +2"
@@ -1010,8 +1010,8 @@ def test_documented_action_examples_at_five_players():
 
 def test_the_default_turn_limit_is_finite_and_well_above_natural_games():
     """Tables of scripted players end by the rules within a few hundred turns, or come to a standstill."""
-    assert hoax_v0.env(max_turns=None).unwrapped.max_turns is None
-    env = hoax_v0.env(num_players=4)
+    assert hoax_v1.env(max_turns=None).unwrapped.max_turns is None
+    env = hoax_v1.env(num_players=4)
     assert env.unwrapped.max_turns == 1000
     lengths = {}
     for seed in (23, 1):
@@ -1025,7 +1025,7 @@ def test_the_default_turn_limit_is_finite_and_well_above_natural_games():
 
 
 def test_the_first_player_and_the_deal_are_drawn_from_the_seed():
-    env = hoax_v0.env(num_players=5)
+    env = hoax_v1.env(num_players=5)
     deals, firsts = set(), set()
     for seed in range(20):
         env.reset(seed=seed)
@@ -1035,7 +1035,7 @@ def test_the_first_player_and_the_deal_are_drawn_from_the_seed():
 
 
 def test_ansi_render_shows_the_table_and_the_opening_pick():
-    env = hoax_v0.env(num_players=5, render_mode="ansi")
+    env = hoax_v1.env(num_players=5, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
     assert "Hoax, 5 players" in text and "supply: 9 Cash, 9 Evidence, 9 Prestige" in text
@@ -1058,7 +1058,7 @@ def calm(rng, env, legal):
 
 
 def test_calm_games_show_every_kind_of_event_to_its_seats_as_a_line():
-    env = hoax_v0.env(num_players=4, render_mode="ansi", max_turns=40)
+    env = hoax_v1.env(num_players=4, render_mode="ansi", max_turns=40)
     kinds = set()
     for seed in range(20):
         env.reset(seed=seed)
@@ -1075,7 +1075,7 @@ def test_calm_games_show_every_kind_of_event_to_its_seats_as_a_line():
 
 
 def test_a_copy_made_during_a_vote_keeps_the_ballots_secret_and_exact():
-    env = hoax_v0.env(num_players=5, max_turns=40)
+    env = hoax_v1.env(num_players=5, max_turns=40)
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     call = env.unwrapped.string_to_action("call hoax")
@@ -1096,7 +1096,7 @@ def test_cautious_games_reach_votes_immunities_and_the_turn_limit_keeping_every_
     rng = np.random.default_rng(2000 + n)
     outcomes = set()
     for seed in range(100):
-        env = hoax_v0.env(num_players=n, max_turns=40)
+        env = hoax_v1.env(num_players=n, max_turns=40)
         env.reset(seed=seed)
         engine = env.unwrapped.engine
         received = dict.fromkeys(env.possible_agents, 0.0)
@@ -1170,7 +1170,7 @@ def test_an_accusation_tells_everyone_who_accused_whom_and_the_answer():
 
 def test_the_target_of_an_investigation_sees_the_four_cards_it_passes():
     setup = {"characters": FIVE, "first_player": 0, "suspicion_decks": [[GAR, CHEF, COU, LOV, BUT, SIL, EXW]]}
-    env = hoax_v0.env(num_players=5, render_mode="ansi")
+    env = hoax_v1.env(num_players=5, render_mode="ansi")
     env.reset(seed=0, options={"setup": setup})
     play(env, FIVE_START + [holding({0: (1, 1, 1)}), "0: investigate +3"])  # seat 3, the Distant Cousin
     cards = [GAR, CHEF, COU, LOV]  # its own, then the first three others of the deck
@@ -1222,7 +1222,7 @@ def test_the_suspicion_decks_of_the_setup_fix_the_cards_of_each_investigation_in
     setup = {"characters": FIVE, "first_player": 0, "suspicion_decks": decks}
     games = []
     for seed in (0, 1):
-        env = hoax_v0.env(num_players=5)
+        env = hoax_v1.env(num_players=5)
         env.reset(seed=seed, options={"setup": setup})
         games.append(investigations(env, 3))
     # seat 1, the Son-in-Law, takes out its own card and then the first three others of each deck
@@ -1233,7 +1233,7 @@ def test_the_suspicion_decks_of_the_setup_fix_the_cards_of_each_investigation_in
 def test_without_suspicion_decks_the_seed_shuffles_one_at_each_investigation():
     seen = []
     for _ in range(2):
-        env = hoax_v0.env(num_players=5)
+        env = hoax_v1.env(num_players=5)
         env.reset(seed=3, options={"setup": {"characters": FIVE, "first_player": 0}})
         seen.append(investigations(env, 3))
     assert seen[0] == seen[1] and len({frozenset(s) for s in seen[0]}) > 1
@@ -1256,7 +1256,7 @@ BAD_ENTRIES = [
 
 @pytest.mark.parametrize("name, setup, error, fragment", BAD_ENTRIES, ids=[x[0] for x in BAD_ENTRIES])
 def test_a_setup_entry_of_the_wrong_type_or_length_is_named(name, setup, error, fragment):
-    env = hoax_v0.env(num_players=4)
+    env = hoax_v1.env(num_players=4)
     with pytest.raises(error, match=fragment):
         env.reset(seed=0, options={"setup": setup})
 
@@ -1349,7 +1349,7 @@ def test_the_record_counts_stop_at_100():
 
 @pytest.mark.parametrize("n", [3, 6])
 def test_every_event_is_encoded_in_the_history_block(n):
-    env = hoax_v0.env(num_players=n, history_length=16, max_turns=40)
+    env = hoax_v1.env(num_players=n, history_length=16, max_turns=40)
     space = env.observation_space("player_0")["observation"]
     rng = np.random.default_rng(n)
     kinds = set()
@@ -1376,7 +1376,7 @@ def test_resources_are_encoded_from_and_to_the_supply_or_a_seat_relative_to_the_
 
 
 def test_a_refused_reset_leaves_the_game_in_progress_and_its_suspicion_cards_as_they_were():
-    envs = [hoax_v0.env(num_players=5) for _ in range(2)]
+    envs = [hoax_v1.env(num_players=5) for _ in range(2)]
     for env in envs:
         env.reset(seed=9, options={"setup": {"characters": FIVE, "first_player": 0}})
         play(env, FIVE_START + [holding({0: (2, 2, 2)}), "0: investigate +1"])

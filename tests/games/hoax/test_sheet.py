@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from hidden_role_envs import hoax_v0
+from hidden_role_envs import hoax_v1
 from hidden_role_envs.games.hoax.sheet import HOUSE_SHEET
 
 
@@ -49,13 +49,13 @@ MALFORMED = [
 @pytest.mark.parametrize("name, sheet, fragments", MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_a_malformed_sheet_is_refused_saying_what_is_wrong(name, sheet, fragments):
     with pytest.raises(ValueError) as error:
-        hoax_v0.env(character_sheet=sheet)
+        hoax_v1.env(character_sheet=sheet)
     for fragment in fragments:
         assert fragment in str(error.value), str(error.value)
 
 
 def test_the_house_sheet_is_the_default():
-    assert hoax_v0.env(character_sheet=HOUSE_SHEET).unwrapped.actions.names == hoax_v0.env().unwrapped.actions.names
+    assert hoax_v1.env(character_sheet=HOUSE_SHEET).unwrapped.actions.names == hoax_v1.env().unwrapped.actions.names
 
 
 def play_names(env, names):
@@ -66,7 +66,7 @@ def play_names(env, names):
 def test_a_replacement_sheet_changes_names_privileges_and_immunities():
     sheet = sheet_with(0, ("Maid", {"dust": ("take Prestige", "named player takes Cash"),
                                     "steal": ("take named type from each other player",)}, ("Chef",)))
-    env = hoax_v0.env(num_players=3, character_sheet=sheet)
+    env = hoax_v1.env(num_players=3, character_sheet=sheet)
     env.reset(seed=0, options={"setup": {"characters": ["Maid", "Chef", "Lover"], "first_player": 0}})
     names = env.unwrapped.actions.names
     assert "claim Maid dust +2" in names and "claim Maid steal Evidence" in names
@@ -85,17 +85,17 @@ def test_a_replacement_sheet_changes_names_privileges_and_immunities():
 def test_the_observation_follows_the_sheet_options():
     sheet = sheet_with(3, ("Lover", {"a": ("take Cash",), "b": ("take Evidence",), "c": ("take Prestige",),
                                      "d": ("take named type",)}, ("Son-in-Law",)))
-    env = hoax_v0.env(num_players=4, character_sheet=sheet)
+    env = hoax_v1.env(num_players=4, character_sheet=sheet)
     fields = env.unwrapped.observation_fields
     assert fields["claim_option"].stop - fields["claim_option"].start == 4
-    house = hoax_v0.env(num_players=4).unwrapped.observation_fields
+    house = hoax_v1.env(num_players=4).unwrapped.observation_fields
     assert house["claim_option"].stop - house["claim_option"].start == 3
 
 
 def test_text_names_the_characters_of_the_env_sheet():
     sheet = sheet_with(0, ("Maid", {"": ("take Cash", "named player takes Prestige")}, ()))
-    custom = hoax_v0.env(num_players=3, character_sheet=sheet, render_mode="ansi")
-    house = hoax_v0.env(num_players=3, render_mode="ansi")
+    custom = hoax_v1.env(num_players=3, character_sheet=sheet, render_mode="ansi")
+    house = hoax_v1.env(num_players=3, render_mode="ansi")
     for env in (custom, house):
         env.reset(seed=0, options={"setup": {"characters": [0, 1, 2], "first_player": 0}})
         play_names(env, ["pick Cash", "pick Cash", "pick Cash"])
@@ -106,12 +106,12 @@ def test_text_names_the_characters_of_the_env_sheet():
 
 
 def test_envs_on_equal_sheets_share_one_action_table_and_others_get_their_own():
-    house = hoax_v0.env(num_players=4).unwrapped.actions
-    assert hoax_v0.env(num_players=4).unwrapped.actions is house
-    assert hoax_v0.env(num_players=4, character_sheet=list(HOUSE_SHEET)).unwrapped.actions is house
+    house = hoax_v1.env(num_players=4).unwrapped.actions
+    assert hoax_v1.env(num_players=4).unwrapped.actions is house
+    assert hoax_v1.env(num_players=4, character_sheet=list(HOUSE_SHEET)).unwrapped.actions is house
     renamed = sheet_with(0, ("Maid", *HOUSE_SHEET[0][1:]))
-    other = hoax_v0.env(num_players=4, character_sheet=renamed).unwrapped.actions
+    other = hoax_v1.env(num_players=4, character_sheet=renamed).unwrapped.actions
     assert other is not house and "claim Maid +1" in other.names
     again = sheet_with(0, ("Maid", *HOUSE_SHEET[0][1:]))
-    assert hoax_v0.env(num_players=4, character_sheet=again).unwrapped.actions is other
-    assert hoax_v0.env(num_players=5).unwrapped.actions is not house
+    assert hoax_v1.env(num_players=4, character_sheet=again).unwrapped.actions is other
+    assert hoax_v1.env(num_players=5).unwrapped.actions is not house

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hidden_role_envs import mascarade_v0
+from hidden_role_envs import mascarade_v1
 from hidden_role_envs.games.mascarade import events as ev
 from hidden_role_envs.games.mascarade.knowledge import DealPosterior, PlaceBeliefs
 
@@ -47,7 +47,7 @@ class Comparison:
 
 
 def compare(num_players: int, extra: int = 0, games: int = 40, seed: int = 0) -> Comparison:
-    env = mascarade_v0.env(num_players=num_players, extra_centre_cards=extra)
+    env = mascarade_v1.env(num_players=num_players, extra_centre_cards=extra)
     config = env.unwrapped.config
     counts = np.array(config.counts)
     rng = np.random.default_rng(seed)
@@ -88,7 +88,7 @@ def table() -> str:
             "|---|---|---|---|---|---|---|---|"]
     for n, extra in TABLES:
         c = compare(n, extra)
-        cards = mascarade_v0.env(num_players=n, extra_centre_cards=extra).unwrapped.config.num_places
+        cards = mascarade_v1.env(num_players=n, extra_centre_cards=extra).unwrapped.config.num_places
         where = f"{n} players" + (f" + {extra} centre" if extra else "")
         rows.append(f"| {cards} | {where} | {np.mean(c.errors < 1e-9):.0%} | {c.errors.mean():.3f} | "
                     f"{np.percentile(c.errors, 99):.2f} | {c.errors.max():.2f} | {c.spurious / c.entries:.2%} | "

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from hidden_role_envs import mascarade_v0
+from hidden_role_envs import mascarade_v1
 from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
 from hidden_role_envs.games.mascarade.config import configure
 
@@ -12,7 +12,7 @@ CONFIGS = [(2, 0), (3, 0), (4, 0), (5, 0), (8, 0), (13, 0), (6, 1), (11, 2)]
 
 def play(n: int, seed: int, policies: dict[int, object], **kwargs) -> list[str]:
     """One game; `policies[seat]` plays that seat, uniform random play the others. Returns the winners."""
-    env = mascarade_v0.env(num_players=n, **kwargs)
+    env = mascarade_v1.env(num_players=n, **kwargs)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     winners = []
@@ -40,7 +40,7 @@ def test_same_seed_same_choices():
 
 
 def test_it_refuses_an_observation_without_a_decision():
-    env = mascarade_v0.env(num_players=4)
+    env = mascarade_v1.env(num_players=4)
     env.reset(seed=0)
     idle = next(a for a in env.possible_agents if a != env.agent_selection)
     with pytest.raises(ValueError, match="no legal action"):

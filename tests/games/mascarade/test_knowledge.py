@@ -7,7 +7,7 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from hidden_role_envs import mascarade_v0
+from hidden_role_envs import mascarade_v1
 from hidden_role_envs.games.mascarade import events as ev
 from hidden_role_envs.games.mascarade.characters import CHARACTERS
 from hidden_role_envs.games.mascarade.knowledge import DealPosterior, PlaceBeliefs
@@ -139,7 +139,7 @@ class BruteForcePosterior:
 def test_up_to_seven_cards_the_knowledge_is_the_exact_posterior(n, extra):
     """Every seat's `knowledge` block, after every step of random games, against the posterior worked out by hand:
     the same numbers, and no chance at all where the posterior has none."""
-    env = mascarade_v0.env(num_players=n, extra_centre_cards=extra)
+    env = mascarade_v1.env(num_players=n, extra_centre_cards=extra)
     config = env.unwrapped.config
     field = env.unwrapped.observation_fields["knowledge"]
     rng = np.random.default_rng(n)
@@ -180,7 +180,7 @@ def test_the_approximation_keeps_its_guarantees_and_stays_close(n, extra):
 def test_more_than_seven_cards_use_the_approximation():
     for n, extra, kind in [(7, 0, DealPosterior), (6, 2, PlaceBeliefs), (7, 1, PlaceBeliefs), (8, 0, PlaceBeliefs),
                            (13, 0, PlaceBeliefs)]:
-        env = mascarade_v0.env(num_players=n, extra_centre_cards=extra)
+        env = mascarade_v1.env(num_players=n, extra_centre_cards=extra)
         env.reset(seed=0)
         assert isinstance(env.unwrapped.observer.beliefs, kind)
 
@@ -203,7 +203,7 @@ def test_the_seat_that_chose_knows_at_once(n):
     """Twin games where one seat swaps and the other pretends: that seat's knowledge differs at once."""
     tested = 0
     for trial in range(20):
-        a, b = mascarade_v0.env(num_players=n), mascarade_v0.env(num_players=n)
+        a, b = mascarade_v1.env(num_players=n), mascarade_v1.env(num_players=n)
         a.reset(seed=trial)
         b.reset(seed=trial)
         rng = np.random.default_rng(trial)
@@ -226,7 +226,7 @@ def test_the_seat_that_chose_knows_at_once(n):
 
 
 def test_looks_are_private_and_reveals_public():
-    env = mascarade_v0.env(num_players=5)
+    env = mascarade_v1.env(num_players=5)
     env.reset(seed=0, options={"setup": {"cards": ["Judge", "Bishop", "Fool", "Queen", "Witch", "Cheat"],
                                          "first_player": 0}})
     for name in ["swap +1", "no swap +1", "no swap +1", "no swap +1", "look"]:

@@ -5,7 +5,7 @@ and the guesses. Expectations are in absolute seats and places; every seat must 
 import numpy as np
 import pytest
 
-from hidden_role_envs import mascarade_v0
+from hidden_role_envs import mascarade_v1
 from hidden_role_envs.games.mascarade.observation import RECORD_CAP
 from tests.games.mascarade.test_rules import CHARACTER_ORDER, D5, D13, P5, P13, new_env, passes, play, prep
 
@@ -108,7 +108,7 @@ def test_the_inquisitors_question_and_the_guess():
 
 
 def test_counts_stop_at_the_cap():
-    env = mascarade_v0.env(num_players=2, max_turns=None)
+    env = mascarade_v1.env(num_players=2, max_turns=None)
     env.reset(seed=0, options={"setup": {"first_player": 0}})
     play(env, prep(2, two_cards=True))
     for _ in range(RECORD_CAP + 5):
@@ -120,7 +120,7 @@ def test_counts_stop_at_the_cap():
 
 @pytest.mark.parametrize("n", [2, 5, 13])
 def test_the_record_of_random_games_is_the_same_for_every_seat_and_in_the_space(n):
-    env = mascarade_v0.env(num_players=n)
+    env = mascarade_v1.env(num_players=n)
     records = [b.name for b in env.unwrapped.observer.layout.blocks if b.group == "record"]
     space = env.observation_space("player_0")["observation"]
     rng = np.random.default_rng(n)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hidden_role_envs import mascarade_v0
+from hidden_role_envs import mascarade_v1
 from hidden_role_envs.games.mascarade import events as ev
 from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE
 from hidden_role_envs.games.mascarade.config import configure
@@ -81,7 +81,7 @@ class Scenario:
 
 
 def new_env(players: int, cards, first: int = 0, **kwargs):
-    env = mascarade_v0.env(num_players=players, **kwargs)
+    env = mascarade_v1.env(num_players=players, **kwargs)
     env.reset(seed=0, options={"setup": {"cards": list(cards), "first_player": first}})
     return env
 
@@ -313,7 +313,7 @@ CENTRE = {2: 2, 3: 0, 4: 2, 5: 1}  # centre cards; none from 6 players without e
 
 @pytest.mark.parametrize("n", range(2, 14))
 def test_recommended_set_coins_and_open_deal(n):
-    env = mascarade_v0.env(num_players=n)
+    env = mascarade_v1.env(num_players=n)
     env.reset(seed=n)
     engine = env.unwrapped.engine
     assert sorted(CHARACTER_ORDER[c] for c in engine.cards) == sorted(RECOMMENDED[n])
@@ -342,7 +342,7 @@ EXTRA = [
 
 @pytest.mark.parametrize("n,extra,characters", EXTRA, ids=[f"{n} players +{e}" for n, e, _ in EXTRA])
 def test_extra_centre_cards(n, extra, characters):
-    env = mascarade_v0.env(num_players=n, extra_centre_cards=extra)
+    env = mascarade_v1.env(num_players=n, extra_centre_cards=extra)
     env.reset(seed=0)
     engine = env.unwrapped.engine
     assert sorted(CHARACTER_ORDER[c] for c in engine.cards) == sorted(characters)
@@ -352,13 +352,13 @@ def test_extra_centre_cards(n, extra, characters):
 
 def test_custom_character_set_is_dealt():
     custom = [JUD, KIN, QUE, WID, SPY, THI]
-    env = mascarade_v0.env(num_players=5, characters=custom)
+    env = mascarade_v1.env(num_players=5, characters=custom)
     env.reset(seed=0)
     assert sorted(CHARACTER_ORDER[c] for c in env.unwrapped.engine.cards) == sorted(custom)
 
 
 def test_the_first_player_is_drawn_from_the_seed():
-    env = mascarade_v0.env(num_players=6)
+    env = mascarade_v1.env(num_players=6)
     firsts = set()
     for seed in range(30):
         env.reset(seed=seed)
@@ -375,11 +375,11 @@ ACTION_TABLES = [(n, 0) for n in (2, 3, 4, 5, 8, 13)] + [(7, 2)]  # (players, ex
 def test_documented_action_count(n, extra):
     places = n + {4: 2, 5: 1}.get(n, extra)
     expected = {2: 75, 3: 84}[n] if n <= 3 else n**2 + 3 * places + 26
-    assert mascarade_v0.env(num_players=n, extra_centre_cards=extra).action_space("player_0").n == expected
+    assert mascarade_v1.env(num_players=n, extra_centre_cards=extra).action_space("player_0").n == expected
 
 
 def test_documented_action_examples_at_five_players():
-    env = mascarade_v0.env(num_players=5)
+    env = mascarade_v1.env(num_players=5)
     assert env.action_space("player_0").n == 69
     ids = {name: env.unwrapped.string_to_action(name) for name in
            ("swap +1", "no swap +1", "no swap centre 1", "look", "announce Judge")}
@@ -760,7 +760,7 @@ def test_the_coin_blocks_are_clipped_at_13():
 
 
 def test_the_turn_limit_truncates():
-    env = mascarade_v0.env(num_players=4, max_turns=6)
+    env = mascarade_v1.env(num_players=4, max_turns=6)
     env.reset(seed=0, options={"setup": {"cards": D4, "first_player": 0}})
     play(env, prep(4) + ["0: look", "1: look"])
     assert all(env.truncations.values()) and not any(env.terminations.values())
@@ -774,10 +774,10 @@ def test_the_turn_limit_truncates():
 
 
 def test_the_default_turn_limit_is_finite_and_well_above_natural_games():
-    assert mascarade_v0.env().max_turns == 300
+    assert mascarade_v1.env().max_turns == 300
     rng = np.random.default_rng(0)
     for n in (2, 5, 13):
-        env = mascarade_v0.env(num_players=n)
+        env = mascarade_v1.env(num_players=n)
         for seed in range(50):
             env.reset(seed=seed)
             for agent in env.agent_iter():
@@ -816,7 +816,7 @@ class CoinLedger:
 
 @pytest.mark.parametrize("n", [2, 5, 13])
 def test_the_public_events_account_for_every_coin(n):
-    env = mascarade_v0.env(num_players=n)
+    env = mascarade_v1.env(num_players=n)
     rng = np.random.default_rng(n)
     endings = {"13 coins": 0, "broke": 0}
     for seed in range(60):
@@ -915,18 +915,18 @@ CONSTRUCTOR = [
 @pytest.mark.parametrize("kwargs,fragments", CONSTRUCTOR, ids=[str(k) for k, _ in CONSTRUCTOR])
 def test_bad_constructor_arguments(kwargs, fragments):
     with pytest.raises(ValueError) as error:
-        mascarade_v0.env(**kwargs)
+        mascarade_v1.env(**kwargs)
     for fragment in fragments:
         assert fragment in str(error.value)
 
 
 def test_characters_must_be_a_list():
     with pytest.raises(TypeError, match="characters must be a list"):
-        mascarade_v0.env(characters="Judge")
+        mascarade_v1.env(characters="Judge")
 
 
 def test_the_recommended_seven_player_set_is_accepted_as_a_custom_set():
-    env = mascarade_v0.env(num_players=7, characters=RECOMMENDED[7])
+    env = mascarade_v1.env(num_players=7, characters=RECOMMENDED[7])
     assert sorted(env.unwrapped.config.characters) == sorted(CHARACTER_ORDER.index(c) for c in RECOMMENDED[7])
 
 
@@ -984,7 +984,7 @@ def test_illegal_actions_raise_and_change_nothing(name, players, before, bad, fr
 def test_the_fool_handles_the_cards_of_two_other_players_only(n, extra):
     """No centre card and none of the Fool's own: one card of each of two other players (at 2 players, the one
     other player's two cards)."""
-    env = mascarade_v0.env(num_players=n, extra_centre_cards=extra).unwrapped
+    env = mascarade_v1.env(num_players=n, extra_centre_cards=extra).unwrapped
     fools = [env.action_to_string(a) for a in range(env.action_space("player_0").n)]
     pairs = [name.removeprefix("fool swap ").split(" and ") for name in fools if name.startswith("fool swap ")]
     owners = [[card.split()[0] for card in pair] for pair in pairs]
@@ -1028,7 +1028,7 @@ BAD_SETUP = [
 
 @pytest.mark.parametrize("name,players,setup,error,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
 def test_bad_setup_raises_naming_the_entry(name, players, setup, error, fragment):
-    env = mascarade_v0.env(num_players=players)
+    env = mascarade_v1.env(num_players=players)
     with pytest.raises(error, match=fragment):
         env.reset(seed=0, options={"setup": setup})
 
@@ -1057,7 +1057,7 @@ def history_columns(env, slot: str) -> slice:
 
 @pytest.mark.parametrize("n", [2, 5, 13])
 def test_every_event_is_encoded_in_the_history_block(n):
-    env = mascarade_v0.env(num_players=n, history_length=12)
+    env = mascarade_v1.env(num_players=n, history_length=12)
     space = env.observation_space("player_0")["observation"]
     rng = np.random.default_rng(n)
     for seed in range(5):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hidden_role_envs import secrets_v0
+from hidden_role_envs import secrets_v1
 from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
 from hidden_role_envs.games.secrets.cards import CARD_COPIES, CHARACTERS
 from hidden_role_envs.games.secrets.config import SecretsConfig
@@ -44,7 +44,7 @@ def play(env, players: dict[str, object], seed: int, moves: list | None = None) 
 def test_the_bot_always_plays_a_legal_action(num_players):
     """Scripted players in every seat, then one among random players, claims on and off."""
     for claims in (True, False):
-        env = secrets_v0.env(num_players=num_players, claims=claims)
+        env = secrets_v1.env(num_players=num_players, claims=claims)
         agents = env.possible_agents
         for game in range(40):
             if game % 2 == 0:
@@ -57,7 +57,7 @@ def test_the_bot_always_plays_a_legal_action(num_players):
 
 def test_the_bot_refuses_an_empty_mask():
     bot = SecretsScriptedPlayer(SecretsConfig(5))
-    env = secrets_v0.env(num_players=5)
+    env = secrets_v1.env(num_players=5)
     env.reset(seed=0)
     waiting = next(a for a in env.possible_agents if a != env.agent_selection)
     with pytest.raises(ValueError, match="no legal action"):
@@ -65,7 +65,7 @@ def test_the_bot_refuses_an_empty_mask():
 
 
 def test_same_seeds_give_the_same_game():
-    env = secrets_v0.env(num_players=6)
+    env = secrets_v1.env(num_players=6)
     runs = []
     for _ in range(2):
         moves: list[int] = []
@@ -89,7 +89,7 @@ def deck_with(*top: str) -> list[str]:
 
 def table_at(tokens: list[str], deck: list[str], actions: list[str], bullets=(-3, -2, -1, 0)):
     """A 5-player game from a fixed deal (player_0 starts), after `actions` (by name)."""
-    env = secrets_v0.env(num_players=5)
+    env = secrets_v1.env(num_players=5)
     setup = {"tokens": tokens, "deck": deck, "bullets": list(bullets), "first_player": 0}
     env.reset(seed=0, options={"setup": setup})
     for name in actions:
@@ -156,7 +156,7 @@ def test_the_bot_beats_random_play_by_a_wide_margin(num_players):
     over these 400 seeded games it must be at least 0.1.
     """
     games = 400
-    env = secrets_v0.env(num_players=num_players)
+    env = secrets_v1.env(num_players=num_players)
     agents = env.possible_agents
     wins = {"scripted": 0, "random": 0}
     for kind in wins:

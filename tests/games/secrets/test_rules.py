@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from hidden_role_envs import secrets_v0
+from hidden_role_envs import secrets_v1
 from tests.support import check_allowed, check_forbidden, check_legal, legal_names, one_hot
 from tests.support import relative as rel
 
@@ -145,7 +145,7 @@ class Scenario:
 
 
 def new_env(players: int, tokens, top, bullets=(0, -1, -2, -3), first=0, **kwargs):
-    env = secrets_v0.env(num_players=players, **kwargs)
+    env = secrets_v1.env(num_players=players, **kwargs)
     setup = {"tokens": list(tokens), "deck": deck(*top), "bullets": list(bullets), "first_player": first}
     env.reset(seed=0, options={"setup": setup})
     return env
@@ -423,7 +423,7 @@ def all_seats(n: int, value) -> dict:
 @pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
 def test_identity_tokens_in_play_by_player_count(n):
     for seed in range(5):
-        env = secrets_v0.env(num_players=n)
+        env = secrets_v1.env(num_players=n)
         env.reset(seed=seed)
         tokens = env.unwrapped.engine.tokens
         assert len(tokens) == n + 1  # one per player and one in the centre
@@ -1270,7 +1270,7 @@ CONSTRUCTOR = [
 @pytest.mark.parametrize("kwargs,fragments", CONSTRUCTOR, ids=[str(k) for k, _ in CONSTRUCTOR])
 def test_bad_constructor_arguments(kwargs, fragments):
     with pytest.raises(ValueError) as error:
-        secrets_v0.env(**kwargs)
+        secrets_v1.env(**kwargs)
     for fragment in fragments:
         assert fragment in str(error.value)
 
@@ -1370,7 +1370,7 @@ BAD_SETUP = [
 
 @pytest.mark.parametrize("name,players,setup,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
 def test_bad_setup_raises(name, players, setup, fragment):
-    env = secrets_v0.env(num_players=players)
+    env = secrets_v1.env(num_players=players)
     with pytest.raises(ValueError) as error:
         env.reset(seed=0, options={"setup": setup})
     assert fragment in str(error.value)

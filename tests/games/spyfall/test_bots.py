@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from hidden_role_envs import spyfall_v0
+from hidden_role_envs import spyfall_v1
 from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
 from hidden_role_envs.games.spyfall.config import configure
 from hidden_role_envs.games.spyfall import Location
@@ -33,7 +33,7 @@ class Random:
 
 @pytest.mark.parametrize("n", [3, 5, 8])
 def test_a_table_of_bots_plays_legal_actions_as_spy_and_non_spy(n):
-    env = spyfall_v0.env(num_players=n, num_rounds=3)
+    env = spyfall_v1.env(num_players=n, num_rounds=3)
     bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
     results = set()
     for seed in range(30):
@@ -49,14 +49,14 @@ def test_bots_read_user_locations_from_the_config():
         Location("Bakery", ("Baker", "Customer", "Cashier"), frozenset({"warm", "by the sea"})),
     ]
     attributes = ["cold", "warm", "far away", "by the sea"]
-    env = spyfall_v0.env(num_players=4, locations=places, attributes=attributes)
+    env = spyfall_v1.env(num_players=4, locations=places, attributes=attributes)
     bot = SpyfallScriptedPlayer(configure(4, locations=places, attributes=attributes), seed=0)
     for seed in range(20):
         play_game(env, [bot, Random(seed), bot, Random(seed + 1)], seed)
 
 
 def test_the_non_spy_bot_answers_truthfully_and_the_spy_bot_by_its_belief():
-    env = spyfall_v0.env(num_players=4)
+    env = spyfall_v1.env(num_players=4)
     bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
     env.reset(seed=0, options={"setup": {"dealer": 0, "spies": [3], "locations": ["Bank"]}})
     env.step(env.unwrapped.string_to_action("ask +1 about weapons"))
@@ -71,7 +71,7 @@ def test_the_non_spy_bot_answers_truthfully_and_the_spy_bot_by_its_belief():
 def test_the_bot_beats_random_play_in_the_same_seats():
     """A small seeded version of the measurement in the bot's docstring (5 players, the bot in one seat)."""
     n, games = 5, 300
-    env = spyfall_v0.env(num_players=n)
+    env = spyfall_v1.env(num_players=n)
     wins = {"bot": 0, "random": 0}
     for game in range(games):
         seat = game % n
@@ -86,7 +86,7 @@ def test_the_bot_beats_random_play_in_the_same_seats():
 
 def test_the_non_spy_asks_the_question_whose_answer_tells_the_spy_most():
     """As documented: the attribute splitting the locations most evenly, the most a true answer can tell the spy."""
-    env = spyfall_v0.env(num_players=5)
+    env = spyfall_v1.env(num_players=5)
     env.reset(seed=0, options={"setup": {"dealer": 0, "spies": [1]}})
     config = env.unwrapped.config
     _, (_, attribute) = env.unwrapped.actions.meaning[SpyfallScriptedPlayer(config, seed=0)(env.observe("player_0"))]

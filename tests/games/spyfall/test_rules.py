@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hidden_role_envs import spyfall_v0
+from hidden_role_envs import spyfall_v1
 from hidden_role_envs.games.spyfall import GAME
 from hidden_role_envs.games.spyfall.actions import ASK
 from hidden_role_envs.games.spyfall.locations import ATTRIBUTES, DEFAULT_LOCATIONS
@@ -86,7 +86,7 @@ class Scenario:
 
 
 def new_env(players: int, location="Bank", spy=1, dealer=0, setup=None, **kwargs):
-    env = spyfall_v0.env(num_players=players, **kwargs)
+    env = spyfall_v1.env(num_players=players, **kwargs)
     env.reset(seed=0, options={"setup": setup or {"dealer": dealer, "locations": [location], "spies": [spy]}})
     return env
 
@@ -429,7 +429,7 @@ def table_test(scenarios: list[Scenario]):
 
 
 def test_documented_action_examples_and_count_at_five_players():
-    env = spyfall_v0.env(num_players=5)
+    env = spyfall_v1.env(num_players=5)
     assert env.action_space("player_0").n == 127
     assert env.unwrapped.string_to_action("ask +2 about loud") == 29
     assert env.unwrapped.action_to_string(92) == "answer yes"
@@ -440,14 +440,14 @@ def test_documented_action_examples_and_count_at_five_players():
 
 @pytest.mark.parametrize("n", [3, 8])
 def test_block_sizes_follow_the_seats_attributes_and_locations(n):
-    fields = spyfall_v0.env(num_players=n).unwrapped.observation_fields
+    fields = spyfall_v1.env(num_players=n).unwrapped.observation_fields
     assert fields["answers"].stop - fields["answers"].start == n * 23 * 2
     assert fields["exchange_asker"].stop - fields["exchange_asker"].start == 16 * n  # question_limit rows
     assert fields["location_belief"].stop - fields["location_belief"].start == 26
 
 
 def test_ansi_render_shows_the_table_the_cards_and_the_last_step():
-    env = spyfall_v0.env(num_players=5, render_mode="ansi")
+    env = spyfall_v1.env(num_players=5, render_mode="ansi")
     env.reset(seed=0, options={"setup": {"dealer": 2, "spies": [2]}})
     text = env.render()
     assert "Spyfall, 5 players, round 1 of 1, dealer player_2" in text
@@ -459,7 +459,7 @@ def test_ansi_render_shows_the_table_the_cards_and_the_last_step():
 
 
 def test_a_game_shows_every_kind_of_event_as_a_line_to_those_who_saw_it():
-    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3, render_mode="ansi")
+    env = spyfall_v1.env(num_players=4, num_rounds=3, question_limit=3, render_mode="ansi")
     kinds = set()
     for seed in range(2):
         env.reset(seed=seed)
@@ -482,7 +482,7 @@ def test_a_game_shows_every_kind_of_event_as_a_line_to_those_who_saw_it():
 
 def test_the_event_history_encodes_every_kind_of_event_within_its_bounds():
     length = 12
-    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3, history_length=length)
+    env = spyfall_v1.env(num_players=4, num_rounds=3, question_limit=3, history_length=length)
     space = env.observation_space("player_0")["observation"]
     kinds = [kind.kind for kind in GAME.events]
     encoded = set()
@@ -509,7 +509,7 @@ def test_the_event_history_encodes_every_kind_of_event_within_its_bounds():
 
 
 def test_max_turns_counts_decisions_and_truncates_without_reward():
-    env = spyfall_v0.env(num_players=5, max_turns=3)
+    env = spyfall_v1.env(num_players=5, max_turns=3)
     env.reset(seed=0, options={"setup": {"dealer": 0, "locations": ["Bank"], "spies": [1]}})
     moves = ["ask +2 about loud", "answer yes", "pass"]
     for agent in env.agent_iter():
@@ -543,7 +543,7 @@ def longest_play(env, obs) -> int:
 
 @pytest.mark.parametrize("n, question_limit", [(3, 16), (5, 16), (8, 16), (8, 7)])
 def test_the_default_turn_limit_is_twice_the_longest_game(n, question_limit):
-    env = spyfall_v0.env(num_players=n, num_rounds=2, question_limit=question_limit)
+    env = spyfall_v1.env(num_players=n, num_rounds=2, question_limit=question_limit)
     longest = 2 * (question_limit * (n + 2) + 2 * n * (n - 1))  # the documented bound, for 2 rounds
     assert env.max_turns == 2 * longest
     env.reset(seed=0)
@@ -561,7 +561,7 @@ def test_the_default_turn_limit_is_twice_the_longest_game(n, question_limit):
 def test_the_deal_gives_one_spy_card_and_distinct_roles_of_one_location(n):
     spies, locations = set(), set()
     for seed in range(40):
-        env = spyfall_v0.env(num_players=n)
+        env = spyfall_v1.env(num_players=n)
         env.reset(seed=seed)
         eng = env.unwrapped.engine
         roles = DEFAULT_LOCATIONS[eng.location].roles
@@ -971,7 +971,7 @@ def test_final_infos_list_every_round():
 
 
 def test_every_steps_infos_list_the_rounds_finished_so_far():
-    env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3)
+    env = spyfall_v1.env(num_players=4, num_rounds=3, question_limit=3)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     told = []  # (rounds finished, what every seat's info said) at every step
@@ -986,7 +986,7 @@ def test_every_steps_infos_list_the_rounds_finished_so_far():
 
 
 def test_a_whole_game_of_26_rounds_visits_every_location_once():
-    env = spyfall_v0.env(num_players=4, num_rounds=26, question_limit=2)
+    env = spyfall_v1.env(num_players=4, num_rounds=26, question_limit=2)
     env.reset(seed=5)
     rng = np.random.default_rng(0)
     dealers_and_spies = []
@@ -1009,7 +1009,7 @@ def test_a_whole_game_of_26_rounds_visits_every_location_once():
 def test_random_play_reaches_every_way_a_round_can_end():
     """Half the games passive (passing 9 times in 10 when they may), to reach time up."""
     results = Counter()
-    envs = {rounds: spyfall_v0.env(num_players=5, num_rounds=rounds, question_limit=6) for rounds in (1, 2, 3)}
+    envs = {rounds: spyfall_v1.env(num_players=5, num_rounds=rounds, question_limit=6) for rounds in (1, 2, 3)}
     for game in range(120):
         env = envs[1 + game % 3]
         env.reset(seed=game)
@@ -1111,7 +1111,7 @@ def twin_games(n: int, setup_a: dict, setup_b: dict, watcher: int, seed: int, nu
     spy in one game only may name the location in that game only), passing
     often so that rounds run long.
     """
-    a, b = (spyfall_v0.env(num_players=n, num_rounds=num_rounds, question_limit=8) for _ in range(2))
+    a, b = (spyfall_v1.env(num_players=n, num_rounds=num_rounds, question_limit=8) for _ in range(2))
     a.reset(seed=seed, options={"setup": setup_a})
     b.reset(seed=seed, options={"setup": setup_b})
     rng = np.random.default_rng(seed)
@@ -1246,7 +1246,7 @@ CONSTRUCTOR = [
 @pytest.mark.parametrize("kwargs,fragments", CONSTRUCTOR, ids=[str(k) for k, _ in CONSTRUCTOR])
 def test_bad_constructor_arguments(kwargs, fragments):
     with pytest.raises(ValueError) as error:
-        spyfall_v0.env(**{"num_players": 5, **kwargs})
+        spyfall_v1.env(**{"num_players": 5, **kwargs})
     for fragment in fragments:
         assert fragment in str(error.value), (fragment, str(error.value))
 
@@ -1259,7 +1259,7 @@ def test_user_locations_and_attributes_make_a_game():
         Location("Lighthouse", ("Keeper", "Sailor", "Painter"), frozenset({"by the sea", "far away"})),
         Location("Bakery", ("Baker", "Customer", "Cashier"), frozenset({"warm", "by the sea"})),
     ]
-    env = spyfall_v0.env(num_players=4, locations=places, attributes=["cold", "warm", "far away", "by the sea"],
+    env = spyfall_v1.env(num_players=4, locations=places, attributes=["cold", "warm", "far away", "by the sea"],
                          num_rounds=3)
     assert env.action_space("player_0").n == 3 * 4 + 2 + 1 + 3 + 3 + 2
     assert env.unwrapped.string_to_action("guess Lighthouse") == 3 * 4 + 2 + 1 + 3 + 1
@@ -1399,14 +1399,14 @@ BAD_SETUP = [
 
 @pytest.mark.parametrize("name,setup,error,fragment", BAD_SETUP, ids=[row[0] for row in BAD_SETUP])
 def test_bad_setup_raises(name, setup, error, fragment):
-    env = spyfall_v0.env(num_players=5, num_rounds=2)
+    env = spyfall_v1.env(num_players=5, num_rounds=2)
     with pytest.raises(error) as raised:
         env.reset(seed=0, options={"setup": setup})
     assert fragment in str(raised.value)
 
 
 def test_a_refused_setup_changes_nothing_and_draws_nothing():
-    env, twin = spyfall_v0.env(num_players=5, num_rounds=2), spyfall_v0.env(num_players=5, num_rounds=2)
+    env, twin = spyfall_v1.env(num_players=5, num_rounds=2), spyfall_v1.env(num_players=5, num_rounds=2)
     for each in (env, twin):
         each.reset(seed=3)
         play(each, [f"{each.unwrapped.engine.table.dealer}: ask +1 about loud"])
@@ -1431,7 +1431,7 @@ def test_a_setup_can_fix_every_draw_of_a_game():
     """Dealer, and per round the location, the spy and the roles: a game with all of them fixed draws nothing."""
     traces = []
     for seed in (0, 1):
-        env = spyfall_v0.env(num_players=4, num_rounds=3, question_limit=3)
+        env = spyfall_v1.env(num_players=4, num_rounds=3, question_limit=3)
         env.reset(seed=seed, options={"setup": FULL_SETUP})
         drawn = env.unwrapped.engine.rng.bit_generator.state
         traces.append(play_trace(env, uniform_choice(np.random.default_rng(7))))
