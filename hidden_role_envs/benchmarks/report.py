@@ -85,6 +85,24 @@ def games_table(results: dict) -> list[str]:
     return lines
 
 
+def history_table(results: dict) -> list[str]:
+    """`env()` with the event history block beside `env()` without it, at each game's typical table."""
+    cases = results["cases"]
+    with_history = [c for c in cases if c["family"] == "game" and c["interface"].startswith("env(history_length=")]
+    lines = [
+        f"| game | players | `env()` | `{with_history[0]['interface']}` | share of the speed kept |",
+        "|---|---|---|---|---|",
+    ] if with_history else []
+    for case in with_history:
+        plain = _steps(cases, case["subject"], case["players"], "env()")
+        kept = "-" if not plain else f"{case['steps_per_second'] / plain:.0%}"
+        lines.append(
+            f"| {_title(case['subject'])} | {case['players']} | {_rate(plain)} | {_rate(case['steps_per_second'])}"
+            f" | {kept} |"
+        )
+    return lines
+
+
 def peers_table(results: dict) -> list[str]:
     cases = results["cases"]
     lines = [
@@ -172,6 +190,11 @@ GAMES_INTRO = (
     " wrapper), so the two columns time the same code. The engine alone deals, builds the legal mask and applies,"
     " with no observation."
 )
+HISTORY_INTRO = (
+    "The same loop with the `history` block of the last K events each seat saw (the constructor's"
+    " `history_length`), at each game's typical table. It has no target; the games' `env()` targets are for"
+    " the default, K=0."
+)
 PEERS_INTRO = (
     "The same loop. PettingZoo's `env()` adds three wrappers (illegal-move termination, bounds check, call order);"
     " the do-nothing env has two agents, `Discrete(2)`, an observation that is only the mask, and {length}"
@@ -227,6 +250,9 @@ def write_markdown(results: dict, path: Path) -> None:
         ]
     lines += ["## Targets", "", *targets_table(results["targets"]), ""]
     lines += ["## Throughput of the games", "", GAMES_INTRO, "", *games_table(results), ""]
+    history = history_table(results)
+    if history:
+        lines += ["## The cost of the event history", "", HISTORY_INTRO, "", *history, ""]
     lines += ["## PettingZoo's classic games and the protocol's floor", ""]
     lines += [PEERS_INTRO.format(length=settings["floor_game_length"]), "", *peers_table(results), ""]
     if results["unavailable"]:

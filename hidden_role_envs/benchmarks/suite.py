@@ -80,6 +80,8 @@ REFERENCE_PEER = "leduc_holdem_v4"
 TIMES_REFERENCE = 3.0
 ENGINE_STEPS_PER_SECOND = 300_000
 MEMORY_KIB = 1024
+HISTORY_LENGTH = 32  # the event history block's cost is reported at this length (no target)
+HISTORY_INTERFACE = f"env(history_length={HISTORY_LENGTH})"
 TIMES_PGX_LEDUC = 0.5
 TIMES_OWN_ENV = 10.0
 DEFAULT_BATCH_SIZES, QUICK_BATCH_SIZES = (1024, 256, 4096), (64,)
@@ -265,6 +267,9 @@ def build_cases(games: list[str], seed: int, batch_sizes=(), quick: bool = False
             raw = functools.partial(definition.raw_env, num_players=players)
             cases.append(AecCase("game", game, "raw_env", players, raw, seed))
             cases.append(EngineCase(game, players, raw, seed))
+        typical = player_counts(game)[1]
+        with_history = functools.partial(definition.env, num_players=typical, history_length=HISTORY_LENGTH)
+        cases.append(AecCase("game", game, HISTORY_INTERFACE, typical, with_history, seed))
     for peer in PEERS:
         try:
             module = importlib.import_module(peer_module(peer))

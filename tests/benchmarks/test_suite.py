@@ -44,6 +44,7 @@ def test_every_case_of_the_full_suite_has_positive_figures(full):
         for players in tables:
             for interface in ("env()", "raw_env", "engine"):
                 assert (game, players, interface) in cases
+        assert (game, tables[1], suite.HISTORY_INTERFACE) in cases  # the history's cost at the typical table
     peers_run = {c["subject"] for c in results["cases"] if c["family"] == "peer"}
     peers_missing = {m["subject"] for m in results["unavailable"] if m["family"] == "peer"}
     assert peers_run | peers_missing == set(suite.PEERS) and not peers_run & peers_missing
@@ -94,7 +95,8 @@ def test_the_results_record_settings_and_machine(full):
 def test_the_markdown_report_has_every_section_and_the_chart(full):
     out, results = full
     text = (out / "results.md").read_text()
-    for heading in ("## Targets", "## Throughput of the games", "## PettingZoo's classic games", "## Memory"):
+    for heading in ("## Targets", "## Throughput of the games", "## The cost of the event history",
+                    "## PettingZoo's classic games", "## Memory"):
         assert heading in text
     assert "targets met." in text and "| Mascarade | 13 |" in text and "`leduc_holdem_v4`" in text
     if results["plot"]["file"]:
