@@ -13,12 +13,19 @@ from hidden_role_envs.training.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "docs" / "transcripts"
-COMMAND = re.search(r"^hidden-roles (evaluate GAME .*)$", (FOLDER / "README.md").read_text(), flags=re.M)[1]
+README = (FOLDER / "README.md").read_text()
+COMMAND = re.search(r"^hidden-roles (evaluate GAME .*)$", README, flags=re.M)[1]
+SEEDS = {game: seed for game, seed in re.findall(r"^- \[\w+\]\((\w+)/\), \d+ players, seed (\d+)", README, flags=re.M)}
+
+
+def test_every_saved_game_is_listed_with_its_seed():
+    assert set(SEEDS) == {p.name for p in FOLDER.iterdir() if p.is_dir()}
 
 
 @pytest.mark.parametrize("game", sorted(p.name for p in FOLDER.iterdir() if p.is_dir()))
 def test_a_saved_transcript_is_what_its_command_makes(game, tmp_path, capsys):
-    args = shlex.split(COMMAND.replace("GAME", game).replace(f"docs/transcripts/{game}", str(tmp_path / game)))
+    command = COMMAND.replace("GAME", game).replace("SEED", SEEDS[game])
+    args = shlex.split(command.replace(f"docs/transcripts/{game}", str(tmp_path / game)))
     assert main(args + ["--csv", str(tmp_path / "evaluation.csv"), "--no-progress"]) == 0
     capsys.readouterr()
     saved = sorted(p.name for p in (FOLDER / game).iterdir())
