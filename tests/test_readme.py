@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 
@@ -29,3 +31,13 @@ def test_quick_start_example_runs():
     result = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert "player_" in result.stdout
+
+
+def test_the_batched_engine_example_runs():
+    pytest.importorskip("jax", reason="the jax extra is not installed")
+    section = README.split("## The batched engine")[1]
+    example = re.search(r"```python\n(.*?)\n```", section, flags=re.S).group(1)
+    result = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("(256, ")  # one observation per game, then the rewards of every seat
+    assert "(256, 5)" in result.stdout

@@ -95,6 +95,7 @@ class HiddenRoleEnv(AECEnv):
         self.actions = game.actions(self.config)
         self.observer = game.new_observer(self.config)
         self.observation_fields = dict(self.observer.layout.fields)
+        self.observation_groups = dict(self.observer.layout.groups)  # what kind of fact each block holds
         self.history_length = check_int("history_length", history_length, 0)
         observation_box = self.observer.layout.box
         self._histories = None
@@ -104,6 +105,7 @@ class HiddenRoleEnv(AECEnv):
             block = encoding.block(self.history_length)
             size = observation_box.shape[0]
             self.observation_fields["history"] = slice(size, size + self.history_length * encoding.width)
+            self.observation_groups["history"] = "history"
             self._history_rows = np.zeros((self.history_length, encoding.width), dtype=np.float32)
             observation_box = spaces.Box(
                 np.concatenate([observation_box.low, np.full(self._history_rows.size, block.low, np.float32)]),

@@ -60,6 +60,13 @@ def test_observation_fields_tile_the_vector_in_the_declared_order(game, table):
     size = env.observation_space("player_0")["observation"].shape[0]
     covered = sorted(i for s in fields.values() for i in range(size)[s])
     assert covered == list(range(size))
+    assert env.observation_groups == {b.name: b.group for b in game.schema.blocks if b.name in fields}
+
+
+@pytest.mark.parametrize("game", every_game(), ids=lambda g: g.name)
+def test_the_history_block_comes_last_in_its_own_group(game):
+    env = game.raw_env(num_players=game.min_players, history_length=4)
+    assert list(env.observation_fields)[-1] == "history" and env.observation_groups["history"] == "history"
 
 
 @pytest.mark.parametrize("game", every_game(), ids=lambda g: g.name)
