@@ -40,7 +40,7 @@ Hold'em at 1,024 games, and at every table its best batch runs at least
 10x its own `env()`.
 
 Writes `results.json`, `results.md` and `throughput.png` (skipped, and said
-so, without matplotlib) to `--out`, default `benchmarks/results/`. Bad input
+so, without matplotlib) to `--out`, default `hidden_role_envs/benchmarks/results/`. Bad input
 prints one `bench: error: ...` line and exits with status 2.
 """
 
@@ -158,7 +158,7 @@ def build_parser(prog: str) -> Parser:
         help="games at once in the batched cases, comma separated (default 1024,256,4096; --quick: 64)",
     )
     parser.add_argument("--games", default=None, help="comma-separated games (default: every registered game)")
-    parser.add_argument("--out", type=Path, default=RESULTS_FOLDER, help="results folder (default benchmarks/results)")
+    parser.add_argument("--out", type=Path, default=RESULTS_FOLDER, help="results folder (default hidden_role_envs/benchmarks/results)")
     parser.add_argument("--no-plot", action="store_true", help="do not draw throughput.png")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser

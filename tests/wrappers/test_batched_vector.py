@@ -37,18 +37,26 @@ def test_a_random_learner_plays_whole_games_and_wins_its_share(envs):
     assert 0.15 < wins < 0.5  # a random seat at 5 players wins about 0.3
 
 
-def test_the_same_seed_replays_the_same_games():
+def test_the_same_seed_replays_the_same_games(envs):
     def run():
-        envs = BatchedSingleSeatEnv("secrets", num_envs=4, num_players=4, seat=1)
         observations, infos = envs.reset(seed=3)
-        assert (infos["seat"] == 1).all()
+        seats = infos["seat"]
         trace = [observations]
         for _ in range(20):
             actions = envs.action_masks().argmax(axis=1)
             trace.append(envs.step(actions)[0])
-        return np.stack(trace)
+        return seats, np.stack(trace)
 
-    assert np.array_equal(run(), run())
+    (seats, trace), (seats_again, trace_again) = run(), run()
+    assert np.array_equal(seats, seats_again) and np.array_equal(trace, trace_again)
+    envs.reset(seed=4)
+    assert not np.array_equal(envs.reset(seed=3)[0], envs.reset(seed=4)[0])  # and another seed, other games
+
+
+def test_a_fixed_seat_is_the_learners_in_every_game():
+    envs = BatchedSingleSeatEnv("secrets", num_envs=4, num_players=4, seat=1)
+    _, infos = envs.reset(seed=3)
+    assert (infos["seat"] == 1).all()
 
 
 def test_bad_input_is_refused(envs):

@@ -56,7 +56,7 @@ table).
 
 Measured, from the repository root, for each player count P with
 
-    python -m training.evaluate mascarade --players P --games 2000 --seed 0 --seats scripted,random
+    hidden-roles evaluate mascarade --players P --games 2000 --seed 0 --seats scripted,random
 """
 
 from __future__ import annotations

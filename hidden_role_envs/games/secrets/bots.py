@@ -55,7 +55,7 @@ seed 0; the baseline is a random player in the same seats on the same deals.
 
 Measured, from the repository root, for each player count P with
 
-    python -m training.evaluate secrets --players P --games 2000 --seed 0 --seats scripted,random
+    hidden-roles evaluate secrets --players P --games 2000 --seed 0 --seats scripted,random
 """
 
 from __future__ import annotations
