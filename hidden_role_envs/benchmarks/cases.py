@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import random
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -175,8 +176,13 @@ class SubprocVecCase(Case):
     def prepare(self) -> None:
         from stable_baselines3.common.vec_env import SubprocVecEnv
 
-        # fork only saves the workers' start-up (they would import torch again); the timed steps do not depend on it
-        start_method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        # fork only saves the workers' start-up (they would import torch again); the timed steps do not depend on
+        # it. Once JAX has started its threads in this process (the tests, a second suite run) a fork could
+        # deadlock, so the workers then come from a fresh forkserver.
+        methods = multiprocessing.get_all_start_methods()
+        start_method = "fork" if "fork" in methods and "jax" not in sys.modules else None
+        if start_method is None and "forkserver" in methods:
+            start_method = "forkserver"
         self.vec_env = SubprocVecEnv(
             [functools.partial(single_seat_env, registry.GAMES[self.game].package, self.players)] * self.n_envs,
             start_method=start_method,
