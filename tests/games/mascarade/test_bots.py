@@ -53,3 +53,17 @@ def test_it_wins_more_often_than_a_random_player_in_the_same_seat():
     scripted = sum(f"player_{g % 5}" in play(5, g, {g % 5: bot}) for g in range(games))
     random = sum(f"player_{g % 5}" in play(5, g, {}) for g in range(games))
     assert scripted > random + games // 5
+
+
+@pytest.mark.parametrize("n", [2, 5, 13])
+def test_a_table_of_scripted_players_ends_by_the_rules(n):
+    """Someone reaches 13 coins (or a seat runs out) long before the turn limit, so no game is truncated."""
+    bot = MascaradeScriptedPlayer(configure(n), seed=0)
+    env = mascarade_v1.env(num_players=n)
+    for seed in range(10):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, info = env.last()
+            assert not truncated, f"seed {seed}: the game reached its turn limit"
+            env.step(None if terminated else bot(obs))
+        assert info["result"] != "truncated" and info["winners"]

@@ -168,3 +168,17 @@ def test_the_bot_beats_random_play_by_a_wide_margin(num_players):
             wins[kind] += seat in play(env, players, seed=game)
     scripted, random = wins["scripted"] / games, wins["random"] / games
     assert scripted >= random + 0.1, f"scripted {scripted:.3f} vs random {random:.3f}"
+
+
+@pytest.mark.parametrize("num_players", [4, 8])
+def test_a_table_of_scripted_players_ends_by_the_rules(num_players):
+    """A screen fills within the game's natural length: no all-scripted game reaches the turn limit."""
+    env = secrets_v1.env(num_players=num_players)
+    bot = SecretsScriptedPlayer(SecretsConfig(num_players), seed=3)
+    for seed in range(20):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, info = env.last()
+            assert not truncated, f"seed {seed}: the game reached its turn limit"
+            env.step(None if terminated else bot(observation))
+        assert info["result"] != "truncated"
