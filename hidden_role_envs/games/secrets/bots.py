@@ -56,6 +56,15 @@ seed 0; the baseline is a random player in the same seats on the same deals.
 Measured, from the repository root, for each player count P with
 
     hidden-roles evaluate secrets --players P --games 2000 --seed 0 --seats scripted,random
+
+At a table of scripted players (500 seeded games at 5 players, seed 1,
+`hidden-roles evaluate secrets --players 5 --games 500 --seed 1 --seats
+scripted --no-baseline`) a seat wins 0.345 [0.326, 0.364] of its games (a
+team game: the winners of a game are several) and every game ends by the
+rules. Two one-rule counter-strategies, each in one seat (rotated) of a
+scripted table and otherwise playing as the scripted player does, did worse
+than the scripted player in that seat (0.358 over the same 500 deals):
+refusing every Offer 0.278, accepting every Offer 0.278.
 """
 
 from __future__ import annotations
