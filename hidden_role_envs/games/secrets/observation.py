@@ -180,11 +180,13 @@ class SecretsObserver(Observer):
     def _card_revealed(self, e) -> None:
         for s in e.seen_by:
             self.known_offer[s] = e.card
-        for s, unchosen in self._unchosen.items():  # the other card shown is the one at the bottom
-            other = int(np.flatnonzero((unchosen > 0) & (np.arange(C) != e.card))[0])
-            unchosen[:] = _certain(other)
-            self._bottom_changed.add(s)
-        self._unchosen = {}
+        if self._unchosen:  # the other card shown is the one at the bottom, for every seat that did not choose
+            either = next(iter(self._unchosen.values()))
+            other = _certain(int(np.flatnonzero((either > 0) & (np.arange(C) != e.card))[0]))
+            for s, unchosen in self._unchosen.items():
+                unchosen[:] = other
+                self._bottom_changed.add(s)
+            self._unchosen = {}
         active, _, claim = self._offer
         self.known["offered_cards"][active, e.card] += 1
         if claim != NOBODY:
@@ -296,7 +298,9 @@ class SecretsObserver(Observer):
         return "\n".join(lines)
 
 
+_CERTAIN = np.eye(C, dtype=np.float32)
+_CERTAIN.flags.writeable = False  # shared by every list of known cards, which only ever replaces its entries
+
+
 def _certain(card: int) -> np.ndarray:
-    known = np.zeros(C, dtype=np.float32)
-    known[card] = 1
-    return known
+    return _CERTAIN[card]
