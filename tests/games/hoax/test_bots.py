@@ -1,10 +1,13 @@
-"""The scripted player: always legal, reads only its observation, and beats random play."""
+"""The scripted player: always legal, reads only its observation, beats random play, bluffs, ends its games,
+and is not beaten by accusing every claimant."""
 
 import numpy as np
 import pytest
 
 from hidden_role_envs import hoax_v1
+from hidden_role_envs.games.hoax.actions import ACCUSE, CALL, CLAIM, hoax_actions
 from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
+from hidden_role_envs.games.hoax.observation import hoax_layout
 from tests.games.hoax.facts import MAID_SHEET
 
 
@@ -57,20 +60,20 @@ def test_the_scripted_player_beats_random_play():
     assert scripted_wins > 2 * random_wins, (scripted_wins, random_wins)
 
 
-def test_the_scripted_player_claims_its_own_character_and_answers_with_its_own_immunity():
+def test_the_scripted_player_answers_with_its_own_immunity():
     env = hoax_v1.env(num_players=3)
     env.reset(seed=0, options={"setup": {"characters": ["Lover", "Son-in-Law", "Chef"], "first_player": 1}})
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
     for name in ("pick Cash", "pick Cash", "pick Cash", "claim Son-in-Law Cash", "no hoax", "no hoax"):
         env.step(env.unwrapped.string_to_action(name))
-    assert env.agent_selection == "player_2"  # the Chef is asked first: it may bluff the Lover's immunity
+    assert env.agent_selection == "player_2"  # the Chef is asked first: it does not bluff the Lover's immunity
     assert env.unwrapped.action_to_string(bot(env.observe("player_2"))) == "no immunity"
     env.step(env.unwrapped.string_to_action("no immunity"))
     assert env.agent_selection == "player_0"
     assert env.unwrapped.action_to_string(bot(env.observe("player_0"))) == "immune as Lover"
 
 
-def test_the_scripted_player_calls_hoax_only_on_claims_it_knows_are_false():
+def test_the_scripted_player_calls_hoax_on_a_claim_it_knows_is_false_and_not_on_an_open_one():
     env = hoax_v1.env(num_players=3)
     env.reset(seed=0, options={"setup": {"characters": ["Lover", "Son-in-Law", "Chef"], "first_player": 1}})
     bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
@@ -83,6 +86,86 @@ def test_the_scripted_player_calls_hoax_only_on_claims_it_knows_are_false():
     assert env.unwrapped.action_to_string(bot(env.observe("player_2"))) == "thumbs up"
     env.step(env.unwrapped.string_to_action("thumbs up"))
     assert env.unwrapped.action_to_string(bot(env.observe("player_0"))) == "thumbs down"
+
+
+def test_a_scripted_table_bluffs_and_calls_hoax():
+    """Over a few games the scripted players claim characters they do not hold, and call Hoax."""
+    env = hoax_v1.env(num_players=4, max_turns=60)
+    config = env.unwrapped.config
+    bot = HoaxScriptedPlayer(config, seed=0)
+    actions, layout = hoax_actions(config), hoax_layout(config)
+    bluffs = truths = calls = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = bot(obs)
+            if actions.kind[action] == CLAIM:
+                own = int(np.argmax(layout.views(np.asarray(obs["observation"]))["character"]))
+                is_own = actions.args[action][0] == own
+                truths, bluffs = truths + is_own, bluffs + (not is_own)
+            calls += actions.kind[action] == CALL
+            env.step(action)
+    assert bluffs > 0 and truths > 0 and calls > 0, (bluffs, truths, calls)
+
+
+def test_a_table_of_scripted_players_ends_by_the_rules():
+    """Bluffs open every privilege and the accusation bar eases, so tables no longer stall until the limit."""
+    n, games = 4, 30
+    env = hoax_v1.env(num_players=n)  # the default limit, 1000 turns
+    truncated = 0
+    for seed in range(games):
+        bot = HoaxScriptedPlayer(env.unwrapped.config, seed=seed)
+        truncated += play_game(env, [bot] * n, seed) is None
+    assert truncated <= 1, truncated
+
+
+class AccuseTheLastClaimant:
+    """The counter-strategy to honest claims: accuse the last claimant as the character it claimed.
+
+    It notes new claims from the `claims` record between calls (it keeps
+    that much memory); when it may accuse, it accuses the last claimant
+    still in; otherwise it plays like the scripted player.
+    """
+
+    def __init__(self, config, seed):
+        self.bot = HoaxScriptedPlayer(config, seed)
+        self.layout = hoax_layout(config)
+        self.actions = hoax_actions(config)
+        self.seen = None
+        self.last = None
+
+    def __call__(self, obs):
+        views = self.layout.views(np.asarray(obs["observation"], dtype=np.float32))
+        claims = views["claims"][:, :, :2].sum(axis=2)
+        if self.seen is None or claims.sum() < self.seen.sum():  # a new game
+            self.seen, self.last = np.zeros_like(claims), None
+        for seat, character in np.argwhere(claims > self.seen):
+            if seat != 0:
+                self.last = (int(seat), int(character))
+        self.seen = claims.copy()
+        if self.last is not None and views["eliminated"][self.last[0]] < 0.5:
+            accuse = self.actions.id_of(ACCUSE, self.last)
+            if obs["action_mask"][accuse]:
+                self.last = None
+                return accuse
+        return self.bot(obs)
+
+
+def test_accusing_every_claimant_does_not_beat_a_scripted_table():
+    """Its win rate in one seat stays under the fair share plus 5 points (plus slack for a small sample)."""
+    n, games = 4, 40
+    env = hoax_v1.env(num_players=n, max_turns=300)
+    wins = 0
+    for game in range(games):
+        seat = game % n
+        policies = [HoaxScriptedPlayer(env.unwrapped.config, seed=game)] * n
+        policies[seat] = AccuseTheLastClaimant(env.unwrapped.config, seed=game)
+        wins += play_game(env, policies, game) == seat
+    assert wins / games <= 1 / n + 0.05 + 0.1, wins
 
 
 def test_the_scripted_player_refuses_an_empty_mask():
