@@ -24,14 +24,15 @@ last player left wins.
 `max_turns` defaults to 1000 turns. The rulebook has no limit, and a game
 may never end: a table of players who never bluff can come to a standstill
 where nobody gathers one token of each type, so nobody investigates or
-accuses (tables of the scripted players do in a third to two thirds of
-their games, and do nothing of the kind after turn 500). The limit is set
-well above the natural games, which it should never cut: of 200 games at
-each table size of random play, of random play that seldom accuses, of one
-scripted player among either, and of tables of scripted players, the
-longest that ended by the rules lasted 340 turns (scripted players, 6 at
-the table; at most 121 turns in the other mixes). The limit is about three
-times that.
+accuses (tables of version 1's first, honest scripted players did in a
+third to two thirds of their games). The limit is set well above the
+natural games, which it should never cut: of 200 games at each table size
+of random play, of random play that seldom accuses, of one scripted player
+among either, and of tables of those honest scripted players, the longest
+that ended by the rules lasted 340 turns (6 at the table; at most 121 turns
+in the other mixes); the present scripted players, who bluff, end every
+game of 100 at each table size by the rules, the longest in about 150
+turns. The limit is about three times the longest.
 
 A replacement sheet is 7 rows `(name, {option label: effects}, immune_to)`;
 a malformed one raises ValueError saying what is wrong.
