@@ -66,7 +66,11 @@ def test_the_non_spy_bot_answers_truthfully_and_the_spy_bot_by_its_belief():
     for _ in range(4):
         env.step(env.unwrapped.string_to_action("pass"))
     env.step(env.unwrapped.string_to_action("ask +2 about indoors"))  # player_1 asks the spy
-    assert env.unwrapped.action_to_string(bot(env.observe("player_3"))) == "answer yes"  # 22 of 26 are indoors
+    spy_view = env.observe("player_3")
+    answers = [env.unwrapped.action_to_string(SpyfallScriptedPlayer(env.unwrapped.config, seed=s)(spy_view))
+               for s in range(100)]
+    yes, no = answers.count("answer yes") / 100, answers.count("answer no") / 100
+    assert yes > 0.5 and no > 0.05  # yes as often as it believes it (most locations are indoors), not always
 
 
 def test_the_bot_beats_random_play_in_the_same_seats():
