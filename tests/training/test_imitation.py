@@ -42,7 +42,9 @@ def test_the_fitted_policy_picks_what_the_scripted_player_picked(demos):
     assert len(agreement) == 15
     assert agreement[-1] > agreement[0] + 0.2
     chosen, _ = model.predict(demos.observations, action_masks=demos.masks, deterministic=True)
-    assert (chosen == demos.actions).mean() > 0.85
+    by_chance = np.mean(1 / demos.masks.sum(axis=1))  # a uniformly random legal pick's agreement
+    # the scripted player draws its bluffs at random, so its own greedy choice agrees with it only so often
+    assert (chosen == demos.actions).mean() > by_chance + 0.3, by_chance
 
 
 def test_rehearsing_pulls_the_policy_towards_the_demonstrations(demos):
