@@ -65,7 +65,14 @@ from hidden_role_envs.benchmarks import batched, noop, report
 from hidden_role_envs.benchmarks.cases import AecCase, Case, EngineCase, Run, SubprocVecCase
 from hidden_role_envs.benchmarks.memory import measure_in_fresh_interpreter
 from hidden_role_envs.core import registry
-from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
+from hidden_role_envs.training.arguments import (
+    Parser,
+    UsageError,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    positive_ints,
+)
 from hidden_role_envs.training.progress import progress_bar
 
 
@@ -105,26 +112,6 @@ VERSIONED_PACKAGES = (
 )
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
-
-
-def _batch_sizes(text: str) -> tuple[int, ...]:
-    try:
-        sizes = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected positive integers separated by commas, got {text!r}") from None
-    if not sizes or min(sizes) < 1:
-        raise argparse.ArgumentTypeError(f"expected positive integers separated by commas, got {text!r}")
-    return sizes
-
-
 def build_parser(prog: str) -> Parser:
     parser = Parser(
         prog=prog,
@@ -154,7 +141,7 @@ def build_parser(prog: str) -> Parser:
         " or of wall-clock time; SubprocVecEnv is always timed by the wall clock",
     )
     parser.add_argument(
-        "--batch-sizes", type=_batch_sizes, default=None,
+        "--batch-sizes", type=positive_ints("positive integers separated by commas"), default=None,
         help="games at once in the batched cases, comma separated (default 1024,256,4096; --quick: 64)",
     )
     parser.add_argument("--games", default=None, help="comma-separated games (default: every registered game)")

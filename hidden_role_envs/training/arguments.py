@@ -44,6 +44,21 @@ def positive_float(text: str) -> float:
     return value
 
 
+def positive_ints(wanted: str):
+    """An argparse type for comma-separated positive integers (layer sizes, batch sizes); `wanted` words the error."""
+
+    def parse(text: str) -> tuple[int, ...]:
+        try:
+            values = tuple(int(part) for part in text.split(","))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
+        if not values or min(values) < 1:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
+        return values
+
+    return parse
+
+
 def table_size(game: str, players: int | None) -> int:
     """The number of players of `game` asked for (None: the game's default), checked by the game itself."""
     from hidden_role_envs.core import registry

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import time
 from dataclasses import dataclass
 
 from hidden_role_envs.training.evaluate import Row, evaluate
@@ -97,3 +98,14 @@ def format_final(game: str, num_players: int, games: int, final: dict[str, Row])
         low, high = row.interval
         lines.append(f"{kind:<10} {row.wins:>6} {row.win_rate:>9.3f}  [{low:.3f}, {high:.3f}]")
     return "\n".join(lines)
+
+
+def print_finished(settings, final: dict[str, Row], model_file: str, started: float, rate: str = "") -> None:
+    """How every trainer ends: the final table, `rate` if given, and the files it wrote with the minutes taken."""
+    print(format_final(settings.game, settings.num_players, settings.final_games, final))
+    minutes = (time.perf_counter() - started) / 60
+    if rate:
+        print(rate)
+    imitation_log = "imitation.csv, " if settings.imitation_steps else ""
+    print(f"wrote {settings.out}/: {model_file}, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
+          f"checkpoints/, tensorboard/ ({minutes:.1f} min)")

@@ -40,7 +40,7 @@ import time
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_float, positive_int, table_size
-from hidden_role_envs.training.reporting import format_final
+from hidden_role_envs.training.reporting import print_finished
 
 BACKENDS = ("selfplay", "sb3", "rllib")
 DEFAULT_BACKEND = "selfplay"
@@ -124,11 +124,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.
     except KeyboardInterrupt:
         print("train: interrupted", file=sys.stderr)
         return 130
-    print(format_final(settings.game, settings.num_players, settings.final_games, final))
-    minutes = (time.perf_counter() - started) / 60
-    imitation_log = "imitation.csv, " if settings.imitation_steps else ""
-    print(f"wrote {settings.out}/: model.zip, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
-          f"checkpoints/, tensorboard/ ({minutes:.1f} min)")
+    print_finished(settings, final, "model.zip", started)
     return 0
 
 

@@ -8,18 +8,16 @@ import sys
 import time
 
 from hidden_role_envs.core import registry
-from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_float, positive_int, table_size
-from hidden_role_envs.training.reporting import format_final
-
-
-def _hidden(text: str) -> tuple[int, ...]:
-    try:
-        sizes = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected layer sizes such as 256,256, got {text!r}") from None
-    if not sizes or min(sizes) < 1:
-        raise argparse.ArgumentTypeError(f"expected layer sizes such as 256,256, got {text!r}")
-    return sizes
+from hidden_role_envs.training.arguments import (
+    Parser,
+    UsageError,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    positive_ints,
+    table_size,
+)
+from hidden_role_envs.training.reporting import print_finished
 
 
 def _share(text: str) -> float:
@@ -44,7 +42,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--imitation-steps", type=non_negative_int, default=60_000,
                         help="decisions of the scripted player to imitate first; 0: none (default 60000)")
     parser.add_argument("--imitation-epochs", type=positive_int, default=10, help="passes over them (default 10)")
-    parser.add_argument("--hidden", type=_hidden, default=(256, 256), help="hidden layer sizes (default 256,256)")
+    parser.add_argument("--hidden", type=positive_ints("layer sizes such as 256,256"), default=(256, 256),
+                        help="hidden layer sizes (default 256,256)")
     parser.add_argument("--games", type=positive_int, default=512, help="games played side by side (default 512)")
     parser.add_argument("--steps", type=positive_int, default=32, help="moves of each game per rollout (default 32)")
     parser.add_argument("--epochs", type=positive_int, default=2, help="PPO passes per rollout (default 2)")
@@ -93,10 +92,6 @@ def main(argv: list[str], prog: str) -> int:
     except KeyboardInterrupt:
         print("train: interrupted", file=sys.stderr)
         return 130
-    print(format_final(settings.game, settings.num_players, settings.final_games, final))
-    minutes = (time.perf_counter() - started) / 60
-    print(f"learned at {run.decisions_per_second:,.0f} learner decisions/s")
-    imitation_log = "imitation.csv, " if settings.imitation_steps else ""
-    print(f"wrote {settings.out}/: model.npz, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
-          f"checkpoints/, tensorboard/ ({minutes:.1f} min)")
+    rate = f"learned at {run.decisions_per_second:,.0f} learner decisions/s"
+    print_finished(settings, final, "model.npz", started, rate)
     return 0
