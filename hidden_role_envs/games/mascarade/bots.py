@@ -64,7 +64,9 @@ scripted --no-baseline`) a seat wins 0.200 [0.185, 0.216], the fair share,
 and every game ends by the rules. A counter-strategy that contests every
 announcement, in one seat (rotated) of a scripted table and otherwise
 playing as the scripted player does, wins 0.054 of 500 games (the scripted
-player in that seat 0.224 on the same deals).
+player in that seat 0.224 on the same deals; deals seeded 10000 to 10499,
+the other seats' scripted player seeded 1; no command of the package plays
+such a seat).
 """
 
 from __future__ import annotations
