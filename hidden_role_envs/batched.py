@@ -31,6 +31,9 @@ def make(name: str, num_players: int | None = None, max_turns: Any = DEFAULT, re
     if game.batched is None:
         raise ValueError(f"{game.title} has no batched engine yet; games with one: {', '.join(available())}")
     reference = game.raw_env(num_players=num_players, max_turns=max_turns, reward=reward, **arguments)
+    if reference.history_length:
+        raise ValueError("the batched engine has no event history (history_length): its observation is env()'s "
+                         "with history_length=0, the record blocks included")
     module, cls = game.batched.split(":")
     engine = getattr(importlib.import_module(module), cls)(reference.config, reference.reward_mode)
     return BatchedEnv(game, reference.config, engine, reference.max_turns)

@@ -1,0 +1,17 @@
+"""`hidden_role_envs.batched.make`: the arguments of env(), and what the batched engine does not have."""
+
+import pytest
+
+pytest.importorskip("jax")
+
+import hidden_role_envs.batched as batched  # noqa: E402
+
+
+def test_the_arguments_of_env_are_checked_the_same_way():
+    with pytest.raises(ValueError, match="num_players"):
+        batched.make("secrets", num_players=3)
+
+
+def test_an_event_history_is_refused_not_dropped():
+    with pytest.raises(ValueError, match="history_length"):
+        batched.make("secrets", num_players=5, history_length=8)
