@@ -14,7 +14,16 @@ player count and its game's own arguments), so it fits the table it sits at:
   or to a model saved by the SB3 backend (`.zip`, sb3-contrib's
   MaskablePPO; needs the `train` extra), playing its most likely legal
   action;
+- `"always:<action name>"`: a one-rule counter-strategy, the scripted
+  player except that it plays that action whenever it is legal
+  (`always:refuse` refuses every Offer in Secrets, `always:claim` contests
+  every announcement in Mascarade);
+- `"counter:<name>"`: a counter-strategy the game defines
+  (`GameDefinition.counter_strategies`; Hoax's `counter:accuse-last-claimant`);
 - any callable, used as it is.
+
+The counter-strategies are how the scripted players' docstrings measure
+that a simple rule does not beat them.
 
 Loading an SB3 `.zip` model unpickles it, and unpickling can run any code
 the file holds: load only such files you trust (your own, or from a source
@@ -49,6 +58,38 @@ def scripted_player(env: Any, seed: int | None = None) -> Policy:
     """The scripted player of `env`'s game, for `env`'s configuration."""
     game = env.unwrapped
     return game.definition.scripted_player(game.config, seed)
+
+
+class AlwaysWhenLegal:
+    """The scripted player, except that one action is played whenever it is legal."""
+
+    def __init__(self, action: int, fallback: Policy):
+        self.action = action
+        self.fallback = fallback
+
+    def __call__(self, observation: dict) -> int:
+        return self.action if observation["action_mask"][self.action] else self.fallback(observation)
+
+
+def counter_strategy(spec: str, env: Any, seed: int | None = None) -> Policy:
+    """The policy of an `always:<action name>` or `counter:<name>` spec; ValueError naming what exists."""
+    game = env.unwrapped
+    kind, _, name = spec.partition(":")
+    if kind == "always":
+        try:
+            action = game.string_to_action(name)
+        except ValueError as error:
+            raise ValueError(f"{spec!r}: {error}") from None
+        return AlwaysWhenLegal(action, scripted_player(env, seed))
+    strategies = game.definition.counter_strategies
+    if name not in strategies:
+        known = ", ".join(f"counter:{n}" for n in strategies) or "none"
+        raise ValueError(f"{spec!r}: {game.definition.title} has no such counter-strategy; it has: {known}")
+    return strategies[name](game.config, seed)
+
+
+def is_counter_spec(spec: object) -> bool:
+    return isinstance(spec, str) and spec.startswith(("always:", "counter:"))
 
 
 class SavedModelPolicy:
@@ -160,7 +201,9 @@ def make_policy(spec: str | Policy, env: Any, seed: int | None = None) -> Policy
     if is_model_path(spec):
         path = os.fspath(spec)
         return TrainedPolicy(path, env) if path.endswith(".npz") else SavedModelPolicy(path, env)
+    if is_counter_spec(spec):
+        return counter_strategy(spec, env, seed)
     raise ValueError(
         f"unknown policy {spec!r}: use 'random', 'scripted', 'trained', a saved policy (.npz) or model (.zip), "
-        "or a callable"
+        "'always:<action name>', 'counter:<name>', or a callable"
     )

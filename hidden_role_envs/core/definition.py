@@ -9,8 +9,8 @@ anywhere else.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -66,6 +66,8 @@ class GameDefinition:
     default_max_turns: Callable[[Any], int | None]  # the turn limit of a configuration when none is given
     turn_unit: str = "turns"  # what `max_turns` counts
     fixed_roles: FixedRoles | None = None
+    # counter-strategies to the scripted player, by name: (config, seed) -> policy (`counter:<name>` in --seats)
+    counter_strategies: Mapping[str, Callable[[Any, int | None], Callable[[dict], int]]] = field(default_factory=dict)
     batched: str | None = None  # "module:Class" of the batched engine (JAX), built as Class(config, reward_mode)
     # the module that tells a language-model agent the game: `rules(config)`, the rules in a few paragraphs for that
     # table, and `belief_questions(config, seat)`, the hidden facts it may be asked to weigh (see hidden_role_envs.text)

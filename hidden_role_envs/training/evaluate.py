@@ -95,7 +95,7 @@ from typing import Any
 import numpy as np
 
 from hidden_role_envs.core import registry
-from hidden_role_envs.policies import POLICY_NAMES, is_model_path, make_policy
+from hidden_role_envs.policies import POLICY_NAMES, is_counter_spec, is_model_path, make_policy
 from hidden_role_envs.text.seat import DEFAULT_RETRIES, NarratedSeat, TextFigures, TextSeat, is_text_spec, text_agent
 from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
 from hidden_role_envs.training.progress import progress_bar
@@ -378,7 +378,9 @@ def build_parser(prog: str = "python -m hidden_role_envs.training.evaluate") -> 
         prog=prog,
         description="Play seeded games between policies and report win rates with 95% Wilson intervals.",
         epilog="Policies: random, scripted, trained, the path of a saved policy (.npz) or model (.zip), a text agent "
-        "text:module:name, or a chat-completions server llm:MODEL@URL. With fewer --seats names than players, the "
+        "text:module:name, a chat-completions server llm:MODEL@URL, or a counter-strategy to the scripted player: "
+        "'always:<action name>' (the scripted player, playing that action whenever legal, e.g. always:refuse) or "
+        "counter:<name> (the game's own, e.g. Hoax's counter:accuse-last-claimant). With fewer --seats names than players, the "
         "last name fills the remaining seats; the seats rotate one place every game.",
     )
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
@@ -428,9 +430,10 @@ def _run(args: argparse.Namespace) -> int:
     for name in names:
         if name in POLICY_NAMES:
             continue
-        if not (is_model_path(name) or is_text_spec(name)):
+        if not (is_model_path(name) or is_text_spec(name) or is_counter_spec(name)):
             raise UsageError(f"unknown policy {name!r} in --seats; use random, scripted, trained, a saved policy "
-                             "(.npz) or model (.zip), text:module:name or llm:MODEL@URL")
+                             "(.npz) or model (.zip), always:<action name>, counter:<name>, text:module:name or "
+                             "llm:MODEL@URL")
         try:  # a missing model or agent fails now, not mid-run
             text_agent(name) if is_text_spec(name) else make_policy(name, probe)
         except ValueError as error:

@@ -92,6 +92,8 @@ def test_the_default_csv_goes_to_the_working_directory(tmp_path):
     [
         (["chess"], "unknown game"),
         (["secrets", "--seats", "scripted,wizard"], "wizard"),
+        (["secrets", "--seats", "always:fly,scripted"], "always:fly"),
+        (["secrets", "--seats", "counter:nope,scripted"], "no such counter-strategy"),
         (["secrets", "--games", "0"], "--games"),
         (["secrets", "--games", "many"], "--games"),
         (["secrets", "--players", "3"], "num_players"),

@@ -213,7 +213,7 @@ Changes from version 0:
 from hidden_role_envs.core.definition import GameDefinition
 from hidden_role_envs.games.hoax import events, text
 from hidden_role_envs.games.hoax.actions import hoax_actions
-from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
+from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant, HoaxScriptedPlayer
 from hidden_role_envs.games.hoax.cards import MAX_PLAYERS, MIN_PLAYERS
 from hidden_role_envs.games.hoax.config import ARGUMENTS, DEFAULT_MAX_TURNS, configure
 from hidden_role_envs.games.hoax.observation import SCHEMA, HoaxObserver
@@ -239,6 +239,7 @@ GAME = GameDefinition(
     words=text.words,
     describe_table=text.describe_table,
     scripted_player=HoaxScriptedPlayer,
+    counter_strategies={"accuse-last-claimant": AccuseTheLastClaimant},
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
     rules_text="hidden_role_envs.games.hoax.rules_text",
     doc=__doc__,

@@ -68,8 +68,8 @@ games seeded 1000 on, no seat above 0.42 at 3 players, 0.35 at 4, 0.30 at
 
 The counter-strategy "accuse the last claimant as the character it
 claimed, else play like the scripted player" in one seat (rotated) of a
-scripted table, 100 games at each size (the test file's
-`AccuseTheLastClaimant`; default turn limit):
+scripted table, 100 games at each size (`AccuseTheLastClaimant` below,
+`counter:accuse-last-claimant` in `--seats`; default turn limit):
 
 | players | counter's win rate | fair share + 5 points | truncated |
 |---|---|---|---|
@@ -304,3 +304,35 @@ class HoaxScriptedPlayer:
                     held[0, r] += 1
         others = sum(_holding_value(held[s]) for s in range(1, self.num_players) if view.live[s])
         return _holding_value(held[0]) - OTHERS_WEIGHT * others
+
+
+class AccuseTheLastClaimant:
+    """The counter-strategy to honest claims: accuse the last claimant as the character it claimed.
+
+    It notes new claims from the `claims` record between calls (it keeps
+    that much memory); when it may accuse, it accuses the last claimant
+    still in; otherwise it plays like the scripted player.
+    """
+
+    def __init__(self, config: HoaxConfig, seed: int | None = None):
+        self.bot = HoaxScriptedPlayer(config, seed)
+        self.layout = hoax_layout(config)
+        self.actions = hoax_actions(config)
+        self.seen = None
+        self.last = None
+
+    def __call__(self, obs: dict) -> int:
+        views = self.layout.views(np.asarray(obs["observation"], dtype=np.float32))
+        claims = views["claims"][:, :, :2].sum(axis=2)
+        if self.seen is None or claims.sum() < self.seen.sum():  # a new game
+            self.seen, self.last = np.zeros_like(claims), None
+        for seat, character in np.argwhere(claims > self.seen):
+            if seat != 0:
+                self.last = (int(seat), int(character))
+        self.seen = claims.copy()
+        if self.last is not None and views["eliminated"][self.last[0]] < 0.5:
+            accuse = self.actions.id_of(ACCUSE, self.last)
+            if obs["action_mask"][accuse]:
+                self.last = None
+                return accuse
+        return self.bot(obs)

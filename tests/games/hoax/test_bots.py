@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import hoax_v1
-from hidden_role_envs.games.hoax.actions import ACCUSE, CALL, CLAIM, hoax_actions
-from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
+from hidden_role_envs.games.hoax.actions import CALL, CLAIM, hoax_actions
+from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant, HoaxScriptedPlayer
 from hidden_role_envs.games.hoax.observation import hoax_layout
 from tests.games.hoax.facts import MAID_SHEET
 
@@ -121,38 +121,6 @@ def test_a_table_of_scripted_players_ends_by_the_rules():
         bot = HoaxScriptedPlayer(env.unwrapped.config, seed=seed)
         truncated += play_game(env, [bot] * n, seed) is None
     assert truncated <= 1, truncated
-
-
-class AccuseTheLastClaimant:
-    """The counter-strategy to honest claims: accuse the last claimant as the character it claimed.
-
-    It notes new claims from the `claims` record between calls (it keeps
-    that much memory); when it may accuse, it accuses the last claimant
-    still in; otherwise it plays like the scripted player.
-    """
-
-    def __init__(self, config, seed):
-        self.bot = HoaxScriptedPlayer(config, seed)
-        self.layout = hoax_layout(config)
-        self.actions = hoax_actions(config)
-        self.seen = None
-        self.last = None
-
-    def __call__(self, obs):
-        views = self.layout.views(np.asarray(obs["observation"], dtype=np.float32))
-        claims = views["claims"][:, :, :2].sum(axis=2)
-        if self.seen is None or claims.sum() < self.seen.sum():  # a new game
-            self.seen, self.last = np.zeros_like(claims), None
-        for seat, character in np.argwhere(claims > self.seen):
-            if seat != 0:
-                self.last = (int(seat), int(character))
-        self.seen = claims.copy()
-        if self.last is not None and views["eliminated"][self.last[0]] < 0.5:
-            accuse = self.actions.id_of(ACCUSE, self.last)
-            if obs["action_mask"][accuse]:
-                self.last = None
-                return accuse
-        return self.bot(obs)
 
 
 def test_accusing_every_claimant_does_not_beat_a_scripted_table():
