@@ -28,27 +28,37 @@ locations already played, its card, and the spy's `location_belief`.
   seat's answers by how likely a spy there was to give it (as often as it
   believed it, with SPY_SLIP of either answer) against how likely a non-spy
   was (0.9 if true at its location): a true answer the seat could not have
-  inferred clears it, a false one condemns it. It asks the (target,
-  attribute) that tests best: the target's suspicion (relative to an average
-  seat) times the chance a spy there gets that attribute wrong, less
-  LEAK_WEIGHT times how much of the place a true answer would give away to a
-  spy sitting elsewhere. It only asks attributes nobody has answered this
-  round while any is left (an answered one is public, the spy knows it too),
-  and never asks a seat what that seat already answered unless nothing else
-  is left. It answers truthfully; at any of its decisions while the clock
-  runs it accuses once a seat's suspicion reaches ACCUSE_AT, always accuses
-  its top suspect when time is up, and votes yes only on a seat it suspects
-  at least VOTE_YES_AT.
+  inferred clears it, a false one condemns it. An accusation, or a yes vote,
+  while the clock runs on a seat the record does not point to (below
+  ACCUSE_AT, or VOTE_YES_AT, as that seat would have seen it) makes the seat
+  that cast it BASELESS_ODDS times likelier to be the spy: a non-spy does
+  not do that.
+  It protects the place first: it asks nothing whose true answer would leave
+  a spy sitting at any other seat PROTECT_AT sure of the location (if every
+  question would, the one that tells least). Among the rest it asks the
+  (target, attribute) that tests best: the target's suspicion (relative to
+  an average seat) times the chance a spy there gets that attribute wrong,
+  less LEAK_WEIGHT times how much of the place a true answer would give away
+  to a spy sitting elsewhere. It only asks attributes nobody has answered
+  this round while any is left (an answered one is public, the spy knows it
+  too), and never asks a seat what that seat already answered unless
+  nothing else is left. It answers truthfully; at any of its decisions while
+  the clock runs it accuses once a seat's suspicion reaches ACCUSE_AT and
+  votes yes only on a seat it suspects at least VOTE_YES_AT; once time is
+  up it accuses its top suspect and votes yes on any of its top suspects
+  (no conviction is a win for the spy).
 - As the spy it answers yes with the probability its location belief gives
   to yes (a spy that always says its likelier side is wrong every time it is
-  asked what it can least infer), asks anyone the question it is least sure
-  of, accuses a random other seat in its first window and when time is up
-  (a convicted non-spy pays it 4) and votes yes on every accusation. It
-  names its likeliest location at any of its decisions while the clock runs
-  when it is at least GUESS_AT sure and at most FIT_AT of the answers
-  contradict it; or when the non-spies, as it models them from each location
-  it believes in, suspect it at least DANGER_AT; or, when asked, if its best
-  guess is at least WIN_IF_UNSEEN times the chance its answer is right.
+  asked what it can least infer), and asks anyone the question it is least
+  sure of. It acts on the non-spies' suspicion as it models it (their
+  suspicion of every seat, averaged over the locations it believes in): it
+  accuses while the clock runs only a seat they suspect at least ACCUSE_AT,
+  when time is up the seat they suspect most after itself, and votes yes on
+  every accusation (a convicted non-spy pays it 4). It names its likeliest
+  location at any of its decisions while the clock runs when it is at least
+  GUESS_AT sure and at most FIT_AT of the answers contradict it; or when the
+  non-spies suspect it at least DANGER_AT; or, when asked, if its best guess
+  is at least WIN_IF_UNSEEN times the chance its answer is right.
 
 Measured against uniformly random legal play: one scripted seat, the other
 seats random, the scripted seat rotated across games, 2000 seeded games,
@@ -96,6 +106,7 @@ and counting the final `infos[agent]["rounds"]` results that end "the spy wins".
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
@@ -107,7 +118,10 @@ from hidden_role_envs.games.spyfall.observation import spyfall_layout
 from hidden_role_envs.games.spyfall.rules import BALLOT, FINAL_ACCUSATION, QUESTION, REPLY, WINDOW
 
 ACCUSE_AT = 0.6  # a non-spy stops the clock to accuse a seat at least this likely to be the spy
-VOTE_YES_AT = 0.5  # ... and votes to convict only a seat at least this likely to be the spy
+VOTE_YES_AT = 0.5  # ... and votes to convict only a seat at least this likely to be the spy (once time is up: the
+# likeliest one, as no conviction is a win for the spy)
+PROTECT_AT = 0.9  # a non-spy asks nothing whose true answer would leave a spy elsewhere this sure of the place
+BASELESS_ODDS = 5.0  # how much likelier the spy is in a seat that accused, or voted to convict, without the record
 SPY_SLIP = 0.05  # the non-spies' model: a spy says yes as often as it believes yes, and either answer this often
 LEAK_WEIGHT = 0.5  # how much a non-spy weighs what its question may tell an unsuspected spy
 DANGER_AT = 0.5  # the spy names its best guess once it is suspected this much ...
@@ -150,16 +164,20 @@ class SpyfallScriptedPlayer:
         v = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
         decision = int(np.argmax(v["decision"]))
         spy = bool(v["is_spy"][0])
-        suspicion = None if spy else self.suspicion(v)
+        suspicion = self.suspicion_as_seen(v) if spy else self.suspicion(v)
+        time_up = bool(v["clock"][1])
         if decision == BALLOT:
             accused = int(np.argmax(v["accusation"][1]))
-            yes = spy or suspicion[accused] >= VOTE_YES_AT
+            if time_up:  # the last chance: convict the likeliest spy (the spy: anyone but itself)
+                yes = spy or suspicion[accused] >= suspicion.max() - 1e-9
+            else:
+                yes = spy or suspicion[accused] >= VOTE_YES_AT  # the spy: any conviction of another pays it 4
             return self._first(VOTE, lambda arg: arg == yes)
         if decision == FINAL_ACCUSATION:
             return self._accuse(suspicion)
         if decision not in (QUESTION, REPLY, WINDOW):
             raise ValueError(f"unknown decision {decision}")
-        stop = self._stop_the_clock(v, mask, suspicion, decision == WINDOW)
+        stop = self._stop_the_clock(v, mask, suspicion, spy)
         if stop is not None:
             return stop
         if decision == QUESTION:
@@ -225,7 +243,28 @@ class SpyfallScriptedPlayer:
             odds[e.target] += math.log(as_spy / (1 - LIE_RATE if truth[e.attribute] == e.yes else LIE_RATE))
             loglik += said
             loglik[e.target] -= said
-        return odds
+        return odds + self._baseless(v, odds)
+
+    def _baseless(self, v, odds: np.ndarray) -> np.ndarray:
+        """[seat]: the log-odds added for accusing, or voting to convict, a seat the answers do not point to.
+
+        While the clock runs a non-spy accuses only a seat it suspects at least ACCUSE_AT and votes yes
+        only at VOTE_YES_AT, and what it suspects follows from the public record: an accusation or a yes
+        vote the record does not support came from a seat that does not know the place.
+        """
+        weights = np.exp(odds - odds.max())
+        extra = np.zeros(self.num_players)
+        accusations = v["accusations"][0]
+        votes = v["accusation_votes"][0]
+        for accuser, accused in np.argwhere(accusations > 0):
+            for seat, bar in [(accuser, ACCUSE_AT)] + [(s, VOTE_YES_AT) for s in np.flatnonzero(votes[accuser, :, 0])
+                                                      if s != accuser]:
+                if seat == 0:
+                    continue
+                others = weights.sum() - weights[seat]
+                if weights[accused] / others < bar:
+                    extra[seat] += math.log(BASELESS_ODDS)
+        return extra
 
     # --- the non-spy -------------------------------------------------------------------
 
@@ -266,7 +305,15 @@ class SpyfallScriptedPlayer:
         leak = np.average([self._told(views[s], attribute, truth[attribute]) for s in others], weights=weights) \
             if others else 0.0
         lift = suspicion[target] * (self.num_players - 1)  # 1: as suspect as the average seat
+        sharpest = max((self._sharpest(views[s], attribute, truth[attribute]) for s in others), default=0.0)
+        if sharpest > PROTECT_AT:  # below every question that keeps the place safe; the least telling first
+            return -1e6 - sharpest
         return lift * miss - LEAK_WEIGHT * leak
+
+    def _sharpest(self, view: np.ndarray, attribute: int, value: float) -> float:
+        """How sure of its likeliest place a spy with this view would be after a true answer."""
+        after = view * (self.matrix[:, attribute] == value)
+        return after.max() / after.sum() if after.sum() > 0 else 0.0
 
     def _told(self, view: np.ndarray, attribute: int, value: float) -> float:
         """How much of the spy's doubt about the place a true answer removes (1: all of it)."""
@@ -291,15 +338,14 @@ class SpyfallScriptedPlayer:
 
     # --- both --------------------------------------------------------------------------------
 
-    def _stop_the_clock(self, v, mask: np.ndarray, suspicion, in_window: bool) -> int | None:
-        """The spy names the location once sure of it, and accuses in its windows; a non-spy accuses a seat
-        it suspects enough. None: the clock runs on."""
-        can_accuse = any(mask[a] for a in self.actions.of_kind[ACCUSE])
-        if suspicion is None:
+    def _stop_the_clock(self, v, mask: np.ndarray, suspicion: np.ndarray, spy: bool) -> int | None:
+        """The spy names the location when `_guess` says so; anyone accuses a seat suspected at least ACCUSE_AT
+        (the spy: as it models the non-spies' suspicion). None: the clock runs on."""
+        if spy:
             guess = self._guess(v, mask)
             if guess is not None:
                 return guess
-            return self._accuse(None) if can_accuse and in_window else None
+        can_accuse = any(mask[a] for a in self.actions.of_kind[ACCUSE])
         if can_accuse and suspicion.max() >= ACCUSE_AT:
             return self._accuse(suspicion)
         return None
@@ -329,12 +375,24 @@ class SpyfallScriptedPlayer:
 
     def _danger(self, v) -> float:
         """How much the non-spies suspect this spy, averaged over where it believes the round is."""
+        return self._seen_as(v)[0]
+
+    def suspicion_as_seen(self, v) -> np.ndarray:
+        """The spy's stand-in for a non-spy's `suspicion`: the non-spies' suspicion of the other seats as it
+        models them (0 for itself), so that it accuses and votes as they would and gives itself away less."""
+        seen = self._seen_as(v)
+        seen[0] = 0
+        return seen / seen.sum()
+
+    def _seen_as(self, v) -> np.ndarray:
+        """[seat]: how much the non-spies suspect each seat (this spy at 0), averaged over where it believes the
+        round is."""
         belief = v["location_belief"]
-        total = 0.0
+        total = np.zeros(self.num_players)
         for location in np.flatnonzero(belief > 1e-3):
             odds = self.spy_odds(v, int(location))
             weights = np.exp(odds - odds.max())
-            total += belief[location] * weights[0] / weights.sum()
+            total += belief[location] * weights / weights.sum()
         return total / belief[belief > 1e-3].sum()
 
     def _answer(self, v, spy: bool) -> int:
@@ -357,7 +415,23 @@ class SpyfallScriptedPlayer:
         contradictions = (tallies[:, :, 0] @ (1 - truth)).sum() + (tallies[:, :, 1] @ truth).sum()
         return contradictions <= FIT_AT * tallies.sum()
 
-    def _accuse(self, suspicion) -> int:
-        if suspicion is None:  # the spy: any other seat, a conviction pays it 4
-            return self.actions.id_of(ACCUSE, int(self.rng.integers(1, self.num_players)))
+    def _accuse(self, suspicion: np.ndarray) -> int:
         return self.actions.id_of(ACCUSE, int(np.argmax(suspicion[1:])) + 1)
+
+
+def round_results(num_players: int, games: int, seed: int = 0) -> Counter:
+    """How the rounds of `games` all-scripted games ended, by kind (deals seeded `seed` on, the bot seeded `seed`):
+    the measurement of the all-scripted table above."""
+    from hidden_role_envs import spyfall_v1  # the bots are imported by the game's definition: no cycle at import
+
+    env = spyfall_v1.env(num_players=num_players)
+    bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=seed)
+    results: Counter = Counter()
+    for game in range(games):
+        env.reset(seed=seed + game)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, info = env.last()
+            env.step(None if terminated or truncated else bot(observation))
+        results.update(r["result"].split(":")[0] for r in info["rounds"])
+    return results
+
