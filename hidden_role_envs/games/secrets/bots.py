@@ -62,11 +62,13 @@ At a table of scripted players (500 seeded games at 5 players, seed 1,
 scripted --no-baseline`) a seat wins 0.345 [0.326, 0.364] of its games (a
 team game: the winners of a game are several) and every game ends by the
 rules. Two one-rule counter-strategies, each in one seat (rotated) of a
-scripted table and otherwise playing as the scripted player does, did worse
-than the scripted player in that seat (0.358 over the same 500 deals):
-refusing every Offer 0.278, accepting every Offer 0.278 (deals seeded
-10000 to 10499, the other seats' scripted player seeded 1; no command of
-the package plays such a seat).
+scripted table and otherwise playing as the scripted player does, win less
+than the 0.345 of a scripted seat (500 games, seed 1; both intervals below
+it): refusing every Offer
+0.284 [0.246, 0.325], accepting every Offer 0.268 [0.231, 0.308].
+
+    hidden-roles evaluate secrets --players 5 --games 500 --seed 1 --seats always:refuse,scripted --no-baseline
+    hidden-roles evaluate secrets --players 5 --games 500 --seed 1 --seats always:accept,scripted --no-baseline
 """
 
 from __future__ import annotations
