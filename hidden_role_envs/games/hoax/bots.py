@@ -67,16 +67,18 @@ games seeded 1000 on, no seat above 0.42 at 3 players, 0.35 at 4, 0.30 at
     hidden-roles evaluate hoax --players P --games 100 --seed 1 --seats scripted --no-baseline
 
 The counter-strategy "accuse the last claimant as the character it
-claimed, else play like the scripted player" in one seat (rotated) of a
-scripted table, 100 games at each size (`AccuseTheLastClaimant` below,
-`counter:accuse-last-claimant` in `--seats`; default turn limit):
+claimed, else play like the scripted player" (`AccuseTheLastClaimant`
+below) in one seat (rotated) of a scripted table, 1000 games at each size,
+seed 0, the default turn limit:
 
-| players | counter's win rate | fair share + 5 points | truncated |
+| players | counter's win rate (95% CI) | fair share + 5 points | truncated |
 |---|---|---|---|
-| 3 | 0.21 | 0.38 | 0% |
-| 4 | 0.12 | 0.30 | 0% |
-| 5 | 0.01 | 0.25 | 0% |
-| 6 | 0.00 | 0.22 | 0% |
+| 3 | 0.210 [0.186, 0.236] | 0.383 | 0 |
+| 4 | 0.064 [0.050, 0.081] | 0.300 | 0 |
+| 5 | 0.021 [0.014, 0.032] | 0.250 | 2 |
+| 6 | 0.004 [0.002, 0.010] | 0.217 | 0 |
+
+    hidden-roles evaluate hoax --players P --games 1000 --seed 0 --seats counter:accuse-last-claimant,scripted --no-baseline
 """
 
 from __future__ import annotations
