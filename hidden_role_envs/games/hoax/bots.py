@@ -46,17 +46,17 @@ it bluffs more often than not, so accusing a seat of the character it
 just claimed is more likely wrong than right.
 
 Measured against uniformly random legal play: one scripted seat, the other
-seats random, the scripted seat rotated across games, 1000 seeded games,
+seats random, the scripted seat rotated across games, 2000 seeded games,
 seed 0; the baseline is a random player in the same seats on the same deals.
 
 | players | scripted win rate (95% CI) | random in the same seat (95% CI) |
 |---|---|---|
-| 3 | 0.818 [0.793, 0.841] | 0.322 [0.294, 0.352] |
-| 4 | 0.758 [0.730, 0.784] | 0.256 [0.230, 0.284] |
-| 5 | 0.766 [0.739, 0.791] | 0.194 [0.171, 0.220] |
-| 6 | 0.747 [0.719, 0.773] | 0.173 [0.151, 0.198] |
+| 3 | 0.819 [0.801, 0.835] | 0.344 [0.323, 0.365] |
+| 4 | 0.762 [0.743, 0.780] | 0.256 [0.237, 0.276] |
+| 5 | 0.766 [0.747, 0.784] | 0.196 [0.179, 0.213] |
+| 6 | 0.733 [0.713, 0.751] | 0.163 [0.147, 0.180] |
 
-    hidden-roles evaluate hoax --players P --games 1000 --seed 0 --seats scripted,random
+    hidden-roles evaluate hoax --players P --games 2000 --seed 0 --seats scripted,random
 
 Tables of scripted players, 100 games at each size, seed 1, the default
 limit of 1000 turns: none truncated at 3, 4, 5 or 6 players (the win rate by
