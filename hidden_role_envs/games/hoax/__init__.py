@@ -242,5 +242,6 @@ GAME = GameDefinition(
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
     rules_text="hidden_role_envs.games.hoax.rules_text",
     doc=__doc__,
+    batched="hidden_role_envs.games.hoax.batched:HoaxBatched",
 )
 __doc__ = GAME.reference
