@@ -31,10 +31,11 @@ became arrays:
 - knowledge: the posterior of `knowledge.py` is uniform over the deals
   still consistent, so it is fully given by what each observer has ruled
   out, `allowed[observer, seat, character]`; the marginals are counted
-  without listing the deals (up to 5,040): a count over the sets of
-  characters already given to the first seats (a forward and a backward
-  pass over at most 35 sets per layer), the same integers the reference
-  counts, divided the same way in float32;
+  without listing the deals (up to 5,040): the injective maps of the
+  observer's other seats into its 6 other characters, by inclusion-
+  exclusion over the 64 sets of those characters (two small products with
+  constant matrices), the same integers the reference counts, divided the
+  same way in float32;
 - the suspicion cards shown, once per investigator, target and character
   (`seen`), are both the investigator's `cards_seen` and the target's
   `cards_shown`; the characters named in accusations (`named`) both sides of
@@ -43,7 +44,7 @@ became arrays:
 
 from __future__ import annotations
 
-from itertools import combinations
+from math import comb
 
 import jax
 import jax.numpy as jnp
@@ -206,29 +207,25 @@ class HoaxBatched(BatchedGame):
         self._immune = jnp.asarray(sheet.immune)  # [x, y]: x is immune to y's privilege
 
     def _counting_tables(self, n: int) -> None:
-        """The sets of characters given to the first k seats (layer k), and how each layer leads to the next.
+        """The sets T of the observer's 6 other characters, and the inclusion-exclusion weight of each.
 
-        `_successor[k][i, c]`: the place in layer k+1 of set i of layer k with character c added, or the
-        layer's size (an entry that reads zero) where c is already in it.
+        Over r seats and m characters, the maps whose images lie in T number prod_s |A_s & T| (A_s: what seat
+        s may hold); those of image exactly r characters, the injective ones, are the sum over T of
+        (-1)^(r-|T|) C(m-|T|, r-|T|) prod_s |A_s & T|. Every term is an integer below 2^24, so float32 counts
+        exactly.
         """
-        layers = [[sum(1 << c for c in chosen) for chosen in combinations(range(M), k)] for k in range(n + 1)]
-        place = [{mask: i for i, mask in enumerate(layer)} for layer in layers]
-        self._successor = []
-        for k in range(n):
-            table = np.full((len(layers[k]), M), len(layers[k + 1]))
-            for i, mask in enumerate(layers[k]):
-                for c in range(M):
-                    if not mask >> c & 1:
-                        table[i, c] = place[k + 1][mask | 1 << c]
-            self._successor.append(jnp.asarray(table, I32))
-        self._predecessor = []  # [k][j, c]: the place in layer k of set j of layer k+1 less c (or the size)
-        for k in range(n):
-            table = np.full((len(layers[k + 1]), M), len(layers[k]))
-            for j, mask in enumerate(layers[k + 1]):
-                for c in range(M):
-                    if mask >> c & 1:
-                        table[j, c] = place[k][mask & ~(1 << c)]
-            self._predecessor.append(jnp.asarray(table, I32))
+        others, seats = M - 1, n - 1
+        subsets = np.arange(1 << others)
+        holds = (subsets[None, :] >> np.arange(others)[:, None]) & 1  # (6, 64): character c in set T
+        size = holds.sum(axis=0)
+
+        def weights(r: int, m: int) -> np.ndarray:
+            return np.array([(-1) ** (r - t) * comb(m - t, r - t) if t <= r else 0 for t in size], np.float32)
+
+        self._holds = jnp.asarray(holds, jnp.float32)
+        self._injective = jnp.asarray(weights(seats, others))
+        # the other seats but one, into the characters but one (c): over the sets T without c
+        self._injective_without = jnp.asarray((1 - holds.T) * weights(seats - 1, others - 1)[:, None])
 
     # --- the deal -------------------------------------------------------------------
 
@@ -589,26 +586,27 @@ class HoaxBatched(BatchedGame):
 
     # --- knowledge ----------------------------------------------------------------------
 
-    def _marginals(self, allowed: jax.Array) -> jax.Array:
-        """(seats, characters): the share of the deals `allowed` keeps that give each seat each character.
+    def _marginals(self, allowed: jax.Array, seat, own) -> jax.Array:
+        """(seats, characters): the share of the deals `seat` still holds possible that give each seat each
+        character, `allowed` being what it has not ruled out.
 
-        forward[k][i]: the ways to give seats 0..k-1 the set i of layer k; backward[k][i]: the ways to give
-        seats k..n-1 characters outside it. Seat k holds c in forward[k][i] * backward[k+1][i + c] deals.
+        The seat knows its own card, so the deals are the injective maps of its other seats into the 6 other
+        characters, counted by inclusion-exclusion (`_counting_tables`); seat s holds c in A_s(c) times the
+        maps of the others into the characters but c. These are the reference's counts, divided the same way.
         """
         n = self.num_players
-        weight = allowed.astype(jnp.float32)
-        forward = [jnp.ones(1, jnp.float32)]
-        for k in range(n):
-            before = jnp.append(forward[k], 0.0)[self._predecessor[k]]  # (layer k+1, 7)
-            forward.append(before @ weight[k])
-        backward = jnp.ones_like(forward[n])
-        counts = [None] * n
-        for k in reversed(range(n)):
-            after = jnp.append(backward, 0.0)[self._successor[k]]  # (layer k, 7)
-            counts[k] = weight[k] * (forward[k] @ after)
-            backward = after @ weight[k]
-        total = backward[0]
-        return jnp.stack(counts) / total
+        others = (seat + 1 + jnp.arange(n - 1)) % n  # in turn order from the seat's left
+        characters = jnp.arange(M - 1) + (jnp.arange(M - 1) >= own)
+        weight = allowed[others][:, characters].astype(jnp.float32)  # (n-1, 6)
+        within = weight @ self._holds  # (n-1, 64): |A_s & T|
+        but_one = jnp.stack([jnp.prod(jnp.delete(within, s, axis=0), axis=0) for s in range(n - 1)])
+        total = (but_one[0] * within[0]) @ self._injective
+        shares = weight * (but_one @ self._injective_without) / total
+        # back to every character (the observer's own has no share) and every seat (its own: certain)
+        shares = jnp.append(shares, jnp.zeros((n - 1, 1), jnp.float32), axis=1)
+        columns = jnp.where(jnp.arange(M) == own, M - 1, jnp.arange(M) - (jnp.arange(M) > own))
+        rows = jnp.append(one_hot(own, M)[None, :], shares[:, columns], axis=0)  # in turn order from the seat
+        return rows[(jnp.arange(n) - seat) % n]
 
     # --- for a critic in training --------------------------------------------------------
 
@@ -657,5 +655,5 @@ class HoaxBatched(BatchedGame):
             "cards_seen": g.seen[seat],
             "cards_shown": g.seen[:, seat],
             "accused_as": jnp.stack([g.named[seat], g.named[:, seat]], axis=-1),
-            "knowledge": self._marginals(g.allowed[seat]),
+            "knowledge": self._marginals(g.allowed[seat], seat, g.characters[seat]),
         }
