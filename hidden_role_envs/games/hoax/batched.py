@@ -92,6 +92,7 @@ from hidden_role_envs.games.hoax.rules import GAME_OVER, HoaxGame
 
 M, R = NUM_CHARACTERS, NUM_RESOURCES
 I32 = jnp.int32
+I8 = jnp.int8  # the state's counts (the record's stop at 100), tokens and cards: a small state copies fast
 # The effect kinds and whom they reach, as numbers in the sheet's tables
 NO_EFFECT, FROM_SUPPLY, TO_NAMED, FROM_PLAYERS, SWAPS = range(5)
 EFFECT_CODES = {TAKE: FROM_SUPPLY, GIVE: TO_NAMED, TAKE_FROM: FROM_PLAYERS, SWAP: SWAPS}
@@ -242,24 +243,24 @@ class HoaxBatched(BatchedGame):
     def init(self, key: jax.Array, deal: dict) -> HoaxState:
         n = self.num_players
         bits = jax.random.bits(key, (M + 1,), jnp.uint32)
-        characters = jnp.asarray(deal.get("characters", shuffle(bits[:M], jnp.arange(M, dtype=I32))[:n]), I32)
+        characters = jnp.asarray(deal.get("characters", shuffle(bits[:M], jnp.arange(M, dtype=I8))[:n]), I8)
         first = jnp.asarray(deal.get("first_player", (bits[M] % n).astype(I32)), I32)
-        decks = jnp.asarray(deal.get("suspicion_decks", jnp.zeros((0, M), I32)), I32)
+        decks = jnp.asarray(deal.get("suspicion_decks", jnp.zeros((0, M), I8)), I8)
         own = self._seats[:, None] == self._seats[None, :]  # (observer, seat)
         allowed = ~own[:, :, None] | (jnp.arange(M)[None, None, :] == characters[None, :, None])
         nobody = I32(NOBODY)
         zeros = jnp.zeros
         return HoaxState(
-            characters=characters, resources=zeros((n, R), I32), supply=jnp.full(R, SUPPLY_PER_TYPE, I32),
+            characters=characters, resources=zeros((n, R), I8), supply=jnp.full(R, SUPPLY_PER_TYPE, I8),
             impostor=zeros((n, M), bool), eliminated=zeros(n, bool), holder=nobody, active=first,
             decision=I32(PICK), to_act=first, claimed=jnp.bool_(False), accused=jnp.bool_(False),
             claimant=nobody, claim_character=nobody, claim_option=I32(0), claim_type=nobody, claim_player=nobody,
             immunity_claimant=nobody, immunity_character=nobody, cursor_effect=I32(0), cursor_offset=I32(0),
-            answered=zeros(n, I32), ballots=zeros(n, I32), votes=zeros(n, I32), turn=I32(0),
+            answered=zeros(n, I8), ballots=zeros(n, I8), votes=zeros(n, I8), turn=I32(0),
             over=jnp.bool_(False), winner=nobody, decks=decks, investigations_made=I32(0), allowed=allowed,
-            claims=zeros((n, M, 3), I32), hoax_calls=zeros((n, n), I32), ballots_by_claimant=zeros((n, n, 2), I32),
-            ballots_by_character=zeros((n, M, 2), I32), investigations=zeros((n, n), I32),
-            accusations=zeros((n, n, 2), bool), seen=zeros((n, n, M), I32), named=zeros((n, n, M), bool),
+            claims=zeros((n, M, 3), I8), hoax_calls=zeros((n, n), I8), ballots_by_claimant=zeros((n, n, 2), I8),
+            ballots_by_character=zeros((n, M, 2), I8), investigations=zeros((n, n), I8),
+            accusations=zeros((n, n, 2), bool), seen=zeros((n, n, M), I8), named=zeros((n, n, M), bool),
         )
 
     # --- the API of BatchedGame ---------------------------------------------------
@@ -297,7 +298,7 @@ class HoaxBatched(BatchedGame):
         return mask & ~g.over
 
     def step(self, g: HoaxState, action: jax.Array, key: jax.Array) -> tuple[HoaxState, jax.Array]:
-        was_out = g.eliminated
+        before = g
         g, flow = self._act(g, action, key)
         g, flow = self._ask_about_hoax(g, flow)
         g, flow = self._next_vote(g, flow)
@@ -306,7 +307,8 @@ class HoaxBatched(BatchedGame):
         g = self._resolve(g, flow["resolve"])
         g = self._end_turn(g, flow["end_turn"])
         g = self._win(g, flow["winner"])
-        return g, self._rewards(g, was_out)
+        g = jax.tree_util.tree_map(lambda new, old: new.astype(old.dtype), g, before)  # the stages compute wider
+        return g, self._rewards(g, before.eliminated)
 
     # --- seats in turn order ------------------------------------------------------------
 
