@@ -27,7 +27,9 @@ became arrays:
   claimant) says where to go on, and `answered` keeps each seat's answer
   for the rest of the privilege;
 - the suspicion decks fixed by a setup are rows of `decks`, used in turn;
-  past them an investigation shuffles one from the step's key;
+  past them an investigation shuffles one from the step's key (so games
+  dealt with decks and without are states of different shapes, as with any
+  array a setup fixes);
 - knowledge: the posterior of `knowledge.py` is uniform over the deals
   still consistent, so it is fully given by what each observer has ruled
   out, `allowed[observer, seat, character]`; the marginals are counted
@@ -385,7 +387,6 @@ class HoaxBatched(BatchedGame):
         first_voter = self._first_after(in_play & (seats != questioned), questioned, 0)
         votes = kind == CAST_VOTE
 
-        fresh = claims
         g = g.replace(
             resources=resources, supply=supply,
             impostor=g.impostor & ~(wrongly & at_actor)[:, None],
@@ -393,15 +394,15 @@ class HoaxBatched(BatchedGame):
             holder=jnp.where(calls, actor, jnp.where((g.holder >= 0) & out[jnp.maximum(g.holder, 0)], NOBODY,
                                                      g.holder)),
             claimed=g.claimed | claims, accused=g.accused | accuses,
-            claimant=jnp.where(fresh, actor, g.claimant),
-            claim_character=jnp.where(fresh, character, g.claim_character),
-            claim_option=jnp.where(fresh, option, g.claim_option),
-            claim_type=jnp.where(fresh, resource, g.claim_type),
-            claim_player=jnp.where(fresh, jnp.where(self._a_offset[action] > 0, target, NOBODY), g.claim_player),
+            claimant=jnp.where(claims, actor, g.claimant),
+            claim_character=jnp.where(claims, character, g.claim_character),
+            claim_option=jnp.where(claims, option, g.claim_option),
+            claim_type=jnp.where(claims, resource, g.claim_type),
+            claim_player=jnp.where(claims, jnp.where(self._a_offset[action] > 0, target, NOBODY), g.claim_player),
             immunity_claimant=jnp.where(immune, actor, g.immunity_claimant),
             immunity_character=jnp.where(immune, character, g.immunity_character),
-            cursor_effect=jnp.where(fresh, 0, g.cursor_effect), cursor_offset=jnp.where(fresh, 0, g.cursor_offset),
-            answered=jnp.where(fresh, UNASKED, jnp.where((kind == NO_IMMUNITY) & at_actor, NOT_IMMUNE, g.answered)),
+            cursor_effect=jnp.where(claims, 0, g.cursor_effect), cursor_offset=jnp.where(claims, 0, g.cursor_offset),
+            answered=jnp.where(claims, UNASKED, jnp.where((kind == NO_IMMUNITY) & at_actor, NOT_IMMUNE, g.answered)),
             ballots=jnp.where(calls, 0, jnp.where(votes & at_actor, self._a_vote[action], g.ballots)),
             votes=jnp.where(calls, 0, g.votes),
             investigations_made=g.investigations_made + investigates,
