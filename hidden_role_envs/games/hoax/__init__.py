@@ -117,6 +117,16 @@ still playing 0 (seats out earlier kept their -1) and the same infos, with
 the mover -1, every other seat 0, ends every seat's episode, and puts
 `illegal_move` (agent, action, reason) in every seat's info.
 
+## Batched engine (JAX)
+`hidden_role_envs.batched.make("hoax", num_players=5)` (the `jax` extra)
+plays thousands of games at once in `jax.vmap`, with any character sheet
+and turn limit: the twin of this env (`games/hoax/batched.py`), with the
+same observation as `env(history_length=0)`, mask, rewards and ends, move
+for move, checked against it with every chance outcome fixed by the same
+`setup` (`env.setup({...})`). Past the setup's `suspicion_decks` it
+shuffles its own from the step's key, so only fixed decks give the same
+cards as the env.
+
 ## Rules and rulings followed
 - Components: 7 characters (one per player, the rest unused and unseen), 7
   suspicion cards, the Hoax card (starts in the centre), impostor tokens,
@@ -243,5 +253,6 @@ GAME = GameDefinition(
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
     rules_text="hidden_role_envs.games.hoax.rules_text",
     doc=__doc__,
+    batched="hidden_role_envs.games.hoax.batched:HoaxBatched",
 )
 __doc__ = GAME.reference
