@@ -176,6 +176,7 @@ class HiddenRoleEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
+        self._stopped = False  # by the turn limit: no seat has an action left, as when the game is over
         told = named(engine.pop_told())
         self.infos = {agent: dict(told) for agent in self.agents}
         self.agent_selection = self.possible_agents[engine.current_player]
@@ -185,7 +186,7 @@ class HiddenRoleEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_reset("observe")
         seat = self._seat_of[agent]
-        if seat == self.engine.current_player:
+        if seat == self.engine.current_player and not self._stopped:
             mask = self.engine.legal_mask().copy()
         else:
             mask = self._no_actions.copy()
@@ -362,6 +363,7 @@ class HiddenRoleEnv(AECEnv):
     def _truncate(self) -> None:
         """The turn limit: every seat still playing is truncated, with no reward, and told what the end reveals."""
         self._record_outcome(self.engine.reveal(), {"result": "truncated", "winners": []})
+        self._stopped = True
         for name in self._still_playing():
             self.truncations[name] = True
             self.infos[name] = {**self._told(name), "truncated_after_turns": self.engine.turns_played}

@@ -47,15 +47,16 @@ class Twins:
                 raise AssertionError(f"{where}: player_{seat}'s observation differs in {bad}")
             player = u.engine.current_player
             assert state.current_player[g] == player, where
-            if player >= 0:
-                assert np.array_equal(state.legal_action_mask[g], u.engine.legal_mask().astype(bool)), where
+            limit = u.max_turns
+            truncated = limit is not None and not u.engine.is_over and u.engine.turns_played >= limit
+            if player >= 0:  # the env's mask: none once the game is over or stopped by the turn limit
+                mask = ref.observe(ref.possible_agents[player])["action_mask"]
+                assert np.array_equal(state.legal_action_mask[g], mask.astype(bool)), where
             else:
                 assert not state.legal_action_mask[g].any(), where
             if rewards_from_step:
                 paid = [ref.rewards.get(agent, 0.0) for agent in ref.possible_agents]
                 assert (np.abs(state.rewards[g] - paid) <= TOLERANCE).all(), f"{where}: {state.rewards[g]} != {paid}"
-            limit = u.max_turns
-            truncated = limit is not None and not u.engine.is_over and u.engine.turns_played >= limit
             assert bool(state.terminated[g]) == u.engine.is_over, where
             assert bool(state.truncated[g]) == truncated, where
             if u.engine.is_over or truncated:

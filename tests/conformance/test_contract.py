@@ -217,9 +217,11 @@ def test_the_turn_limit_truncates_every_seat_and_tells_it_what_the_end_reveals(g
             obs, reward, terminated, truncated, info = env.last()
             if truncated:
                 assert not terminated and reward == 0
+                assert not obs["action_mask"].any(), "a stopped game offers no action, as a finished one"
                 told[agent] = info
             env.step(None if terminated or truncated else random_legal(rng, obs))
         if not env.unwrapped.game_over:
+            assert not any(env.observe(a)["action_mask"].any() for a in env.possible_agents)
             break
     assert env.unwrapped.engine.turns_played == 2 and told
     revealed = env.unwrapped.engine.reveal()

@@ -59,9 +59,9 @@ def test_a_policy_for_another_table_is_refused(run):
 
 
 def test_a_game_without_a_batched_engine_is_refused_in_one_line(capsys):
-    assert train.main(["hoax", "--no-progress"]) == 2
+    assert train.main(["toy", "--no-progress"]) == 2  # the test suite's toy game has none
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["train: error: hoax has no batched engine yet: train it with --backend sb3"]
+    assert err == ["train: error: toy has no batched engine yet: train it with --backend sb3"]
 
 
 def test_bad_layer_sizes_are_refused_in_one_line(capsys):

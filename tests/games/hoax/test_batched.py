@@ -151,28 +151,12 @@ def uniform(ref, rng, mask) -> int:
     return int(rng.choice(np.flatnonzero(mask)))
 
 
-def no_actions_once_truncated(env) -> None:
-    """The twin offers no action once the turn limit stops a game (its mask of a finished game); the reference's
-    engine, which does not know the limit, still offers the seat's, so the comparison reads none there."""
-    u = env.unwrapped
-    engine_mask = u.engine.legal_mask
-    none = np.zeros(len(u.actions), np.int8)
-
-    def legal_mask():
-        stopped = u.max_turns is not None and not u.engine.is_over and u.engine.turns_played >= u.max_turns
-        return none if stopped else engine_mask()
-
-    u.engine.legal_mask = legal_mask
-
-
 def play_batch(n: int, games: int, scenarios=(), arguments=None, seed=0, policies=()) -> parity.Twins:
     """`games` random games (half uniform, half curious), the scenarios, and one game per extra policy."""
     rng = np.random.default_rng(seed)
     setups = [random_setup(n, rng) for _ in range(games + len(policies))]
     setups += [random_setup(n, rng, characters, first) for _, characters, first, _ in scenarios]
     twins = parity.Twins(GAME, n, setups, arguments)
-    for ref in twins.refs:
-        no_actions_once_truncated(ref)
     players = Players(twins, [[]] * (games + len(policies)) + [actions for *_, actions in scenarios],
                       [(uniform, curious)[g % 2] for g in range(games)] + list(policies) + [uniform] * len(scenarios))
     assert twins.play(seed=seed, choose=players) > 20
