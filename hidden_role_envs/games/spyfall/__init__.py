@@ -210,6 +210,7 @@ GAME = GameDefinition(
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
     rules_text="hidden_role_envs.games.spyfall.rules_text",
+    batched="hidden_role_envs.games.spyfall.batched:SpyfallBatched",
     doc=__doc__,
 )
 __doc__ = GAME.reference
