@@ -112,6 +112,11 @@ class SpyfallState:
     votes: jax.Array  # (2, n, n) [phase][accuser][seat]: YES, NO or NOT_VOTING (also: no such vote)
     last_phase: jax.Array  # the last finished vote of the round: its phase and accuser (NOBODY: none yet)
     last_accuser: jax.Array
+    tallies: jax.Array  # (n, A, 2) the round's answers per seat and attribute: yes count, no count
+    # what the beliefs read, kept as each answer comes
+    false_for_spy: jax.Array  # (L,) answers of the others than the spy that are false at each location
+    true_answers: jax.Array  # (n,) each seat's answers that are true at the round's location
+    false_answers: jax.Array  # (n,) ... and false there
     # the finished rounds
     round_result: jax.Array  # (rounds,) NOBODY until the round ends
     round_convicted: jax.Array
@@ -205,7 +210,9 @@ class SpyfallBatched(BatchedGame):
             exchange_asker=jnp.full(q, NOBODY, I32), exchange_target=jnp.full(q, NOBODY, I32),
             exchange_attribute=jnp.full(q, NOBODY, I32), exchange_answer=jnp.full(q, NOBODY, I32),
             accused_by=jnp.full((2, n), NOBODY, I32), votes=jnp.full((2, n, n), NOT_VOTING, I32),
-            last_phase=nobody, last_accuser=nobody,
+            last_phase=nobody, last_accuser=nobody, tallies=jnp.zeros((n, self.num_attributes, 2), I32),
+            false_for_spy=jnp.zeros(self.num_locations, I32), true_answers=jnp.zeros(n, I32),
+            false_answers=jnp.zeros(n, I32),
         )
 
     def _order_of_locations(self, bits: jax.Array, fixed: jax.Array) -> jax.Array:
@@ -297,7 +304,17 @@ class SpyfallBatched(BatchedGame):
         """The answer opens the interruption window at the answerer's left; the answerer will ask next."""
         row = (jnp.arange(self.question_limit) == g.questions) & answering
         nobody = I32(NOBODY)
+        seats = jnp.arange(self.num_players)
+        answerer = answering & (seats == actor)
+        attribute = jnp.maximum(g.attribute, 0)
+        cell = (answerer[:, None, None] & (jnp.arange(self.num_attributes) == attribute)[None, :, None]
+                & (jnp.arange(2) == jnp.where(yes, 0, 1))[None, None, :])
+        holds = self._matrix[:, attribute] == 1  # (L,)
+        true = holds[g.locations[g.round]] == yes
         return g.replace(
+            tallies=g.tallies + cell,
+            false_for_spy=g.false_for_spy + ((holds != yes) & answering & (actor != g.spies[g.round])),
+            true_answers=g.true_answers + (answerer & true), false_answers=g.false_answers + (answerer & ~true),
             exchange_answer=jnp.where(row, jnp.where(yes, 0, 1), g.exchange_answer),
             questions=g.questions + answering, cannot_ask=jnp.where(answering, g.asker, g.cannot_ask),
             asker=jnp.where(answering, nobody, g.asker), target=jnp.where(answering, nobody, g.target),
@@ -434,14 +451,9 @@ class SpyfallBatched(BatchedGame):
         r = g.round
         spy, location = g.spies[r], g.locations[r]
         is_spy = seat == spy
-        answered = g.exchange_answer >= 0
-        # tallies per seat and attribute: yes count, no count
-        tallies = jnp.einsum("qs,qa,qb->sab", one_hot(jnp.where(answered, g.exchange_target, NOBODY)[:, None], n),
-                             one_hot(g.exchange_attribute[:, None], self.num_attributes),
-                             one_hot(g.exchange_answer[:, None], 2))
         finished = g.round_result >= 0
         points = jax.vmap(self._points)(g.round_result, g.spies, g.round_accuser) * finished[:, None]
-        location_belief, spy_belief = self._beliefs(g, seat, tallies)
+        location_belief, spy_belief = self._beliefs(g, seat)
         shown = g.votes[jnp.maximum(g.last_phase, 0), jnp.maximum(g.last_accuser, 0)]
         has_last = g.last_accuser != NOBODY
         last_accused = g.accused_by[jnp.maximum(g.last_phase, 0), jnp.maximum(g.last_accuser, 0)]
@@ -456,7 +468,7 @@ class SpyfallBatched(BatchedGame):
             "exchange_target": one_hot(g.exchange_target[:, None], n),
             "exchange_attribute": one_hot(g.exchange_attribute[:, None], self.num_attributes),
             "exchange_answer": one_hot(g.exchange_answer[:, None], 2),
-            "answers": tallies,
+            "answers": g.tallies,
             "accusations": one_hot(g.accused_by[:, :, None], n),
             "accusation_votes": jnp.stack([g.votes == YES, g.votes == NO], axis=-1),
             "last_vote": jnp.where(has_last, jnp.stack([
@@ -484,27 +496,23 @@ class SpyfallBatched(BatchedGame):
             "spy_belief": spy_belief,
         }
 
-    def _beliefs(self, g: SpyfallState, seat, tallies: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """`knowledge.py`'s (P(location), P(seat is the spy)) of `seat`, from this round's answer tallies."""
+    def _beliefs(self, g: SpyfallState, seat) -> tuple[jax.Array, jax.Array]:
+        """`knowledge.py`'s (P(location), P(seat is the spy)) of `seat`, from the answers of the round."""
         n, places = self.num_players, self.num_locations
         seats = jnp.arange(n)
         r = g.round
         spy, location = g.spies[r], g.locations[r]
         # the spy: a location's weight is 9^-k, k the answers of the others that are false there, beyond the fewest
-        heard = jnp.where((seats == seat)[:, None, None], 0.0, tallies).sum(axis=0)  # (A, 2)
-        matrix = self._matrix.astype(jnp.float32)
-        false_at = (1.0 - matrix) @ heard[:, 0] + matrix @ heard[:, 1]  # (L,)
+        false_at = g.false_for_spy
         unplayed = ~self._played(g)
-        fewest = jnp.where(unplayed, false_at, jnp.inf).min()
-        beyond = jnp.clip(false_at - fewest, 0, self.question_limit).astype(I32)
+        fewest = jnp.where(unplayed, false_at, self.question_limit).min()
+        beyond = jnp.clip(false_at - fewest, 0, self.question_limit)
         weights = jnp.where(unplayed, self._powers_of_ninth[beyond], 0.0)
         # the total as a count of locations per power: one rounding per power, not one per location
         per_power = ((beyond[:, None] == jnp.arange(self.question_limit + 1)[None, :]) & unplayed[:, None]).sum(axis=0)
         spy_location = weights / (per_power.astype(jnp.float32) @ self._powers_of_ninth)
         # a non-spy: each other seat's odds of being the spy, from its true and false answers at the location
-        holds = self._matrix[location].astype(jnp.float32)  # (A,)
-        true = tallies[:, :, 0] @ holds + tallies[:, :, 1] @ (1.0 - holds)  # (n,)
-        false = tallies.sum(axis=(1, 2)) - true
+        true, false = g.true_answers, g.false_answers
         others = seats != seat
         log_odds = true * SPY_ODDS_TRUE + false * SPY_ODDS_FALSE
         likeliest = jnp.argmax(jnp.where(others, log_odds, -jnp.inf))
