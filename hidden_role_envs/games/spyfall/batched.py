@@ -83,6 +83,9 @@ class SpyfallState:
     roles: jax.Array  # (rounds, n) the index in the location's roles, NOBODY for the spy
     # the table
     round: jax.Array
+    spy: jax.Array  # the round's spy and location (its row of the deal)
+    location: jax.Array
+    played: jax.Array  # (L,) bool: the locations of the finished rounds
     dealer: jax.Array
     decision: jax.Array
     to_act: jax.Array
@@ -138,17 +141,16 @@ class SpyfallBatched(BatchedGame):
         self.layout = spyfall_layout(config)
         actions = spyfall_actions(config)
         self.num_actions = len(actions)
-        offset, attribute, yes, location = [], [], [], []
+        # the ids of each kind are contiguous, in this order: the mask is made of one segment per kind
+        segments = [ASK] * (n - 1) * self.num_attributes + [ANSWER] * 2 + [PASS] + [ACCUSE] * (n - 1) + [
+            GUESS] * self.num_locations + [VOTE] * 2
+        if list(actions.kind) != segments:
+            raise RuntimeError("the Spyfall action table is not in the order the batched engine reads")
+        rows = []  # per action: its kind, the seat asked or accused (relative), the attribute, yes, the location
         for kind, args in actions.meaning:
-            offset.append(args[0] if kind == ASK else args if kind == ACCUSE else 0)
-            attribute.append(args[1] if kind == ASK else 0)
-            yes.append(bool(args) if kind in (ANSWER, VOTE) else False)
-            location.append(args if kind == GUESS else 0)
-        self._kind = jnp.asarray(actions.kind, I32)
-        self._offset = jnp.asarray(offset, I32)  # the seat asked or accused, relative to the actor
-        self._attribute = jnp.asarray(attribute, I32)
-        self._yes = jnp.asarray(yes, bool)
-        self._location = jnp.asarray(location, I32)  # the location a guess names
+            rows.append((kind, args[0] if kind == ASK else args if kind == ACCUSE else 0, args[1] if kind == ASK else 0,
+                         int(bool(args)) if kind in (ANSWER, VOTE) else 0, args if kind == GUESS else 0))
+        self._meaning = jnp.asarray(rows, I32)
         self._matrix = jnp.asarray(places.matrix, I32)  # (L, A) 1 where the attribute holds
         self._num_roles = jnp.asarray([len(loc.roles) for loc in places.locations], I32)
         # 9^-k for the spy's weight of a location where k more answers are false than at the likeliest one
@@ -177,21 +179,20 @@ class SpyfallBatched(BatchedGame):
 
     def init(self, key: jax.Array, deal: dict) -> SpyfallState:
         n, rounds, places, most_roles = self.num_players, self.num_rounds, self.num_locations, self.max_roles
-        bits = jax.random.bits(key, (places + rounds * most_roles + rounds + 1,), jnp.uint32)
+        bits = jax.random.bits(key, (rounds * (most_roles + 2) + 1,), jnp.uint32)
         fixed_locations = jnp.asarray(deal.get("locations", jnp.full(rounds, NOBODY)), I32)
         fixed_spies = jnp.asarray(deal.get("spies", jnp.full(rounds, NOBODY)), I32)
         fixed_roles = jnp.asarray(deal.get("roles", jnp.full((rounds, n), NOBODY)), I32)
         fixed_dealer = jnp.asarray(deal.get("dealer", NOBODY), I32)
-        locations = self._order_of_locations(bits[:places], fixed_locations)
-        spy_bits = bits[places + rounds * most_roles : -1]
-        spies = jnp.where(fixed_spies >= 0, fixed_spies, (spy_bits % n).astype(I32))
-        role_bits = bits[places : places + rounds * most_roles].reshape(rounds, most_roles)
+        locations = self._draw_locations(bits[:rounds], fixed_locations)
+        spies = jnp.where(fixed_spies >= 0, fixed_spies, (bits[rounds : 2 * rounds] % n).astype(I32))
+        role_bits = bits[2 * rounds : -1].reshape(rounds, most_roles)
         drawn_roles = jax.vmap(self._deal_roles)(role_bits, locations, spies)
         roles = jnp.where((fixed_roles >= 0).any(axis=1, keepdims=True), fixed_roles, drawn_roles)
         dealer = jnp.where(fixed_dealer >= 0, fixed_dealer, (bits[-1] % n).astype(I32))
         return SpyfallState(
             locations=locations, spies=spies, roles=roles,
-            round=I32(0), dealer=dealer, decision=I32(QUESTION), to_act=dealer, decisions=I32(0),
+            round=I32(0), spy=spies[0], location=locations[0], played=jnp.zeros(places, bool), dealer=dealer, decision=I32(QUESTION), to_act=dealer, decisions=I32(0),
             over=jnp.bool_(False),
             **self._new_round(),
             round_result=jnp.full(rounds, NOBODY, I32), round_convicted=jnp.full(rounds, NOBODY, I32),
@@ -215,22 +216,31 @@ class SpyfallBatched(BatchedGame):
             false_answers=jnp.zeros(n, I32),
         )
 
-    def _order_of_locations(self, bits: jax.Array, fixed: jax.Array) -> jax.Array:
-        """The location of every round: those the setup fixes first, the others in a uniformly random order."""
-        places, rounds = self.num_locations, self.num_rounds
-        fixed_at = jnp.where(fixed[:, None] == jnp.arange(places)[None, :], jnp.arange(rounds)[:, None], NOBODY)
-        fixed_at = fixed_at.max(axis=0)  # the round a location is fixed at (NOBODY: drawn)
-        priority = jnp.where(fixed_at >= 0, fixed_at, rounds + (bits >> 8).astype(I32))
-        return _sorted_by(priority)[:rounds]
+    def _draw_locations(self, bits: jax.Array, fixed: jax.Array) -> jax.Array:
+        """The location of every round: those the setup fixes, then each drawn uniformly among the locations not
+        played before it (the k-th of them in index order, as the reference draws it)."""
+        places = jnp.arange(self.num_locations)
+        unplayed = ~(fixed[:, None] == places[None, :]).any(axis=0)
+        locations = []
+        for r in range(self.num_rounds):  # a few rounds: unrolled
+            k = (bits[r] % unplayed.sum().astype(jnp.uint32)).astype(I32)
+            drawn = jnp.argmax(unplayed & (jnp.cumsum(unplayed) == k + 1)).astype(I32)
+            location = jnp.where(fixed[r] >= 0, fixed[r], drawn)
+            unplayed = unplayed & (places != location)
+            locations.append(location)
+        return jnp.stack(locations)
 
     def _deal_roles(self, bits: jax.Array, location: jax.Array, spy: jax.Array) -> jax.Array:
         """Distinct roles of the location in a uniformly random order for the non-spies; the spy gets none."""
-        n, most_roles = self.num_players, self.max_roles
-        slots = jnp.arange(most_roles)
+        slots = jnp.arange(self.max_roles)
+        seats = jnp.arange(self.num_players)
+        # each role of the location ranked by a random number (ties by index); the others rank last
         priority = jnp.where(slots < self._num_roles[location], (bits >> 8).astype(I32), 1 << 24)
-        order = _sorted_by(priority)
-        seats = jnp.arange(n)
-        return jnp.where(seats == spy, NOBODY, order[jnp.clip(seats - (seats > spy), 0, most_roles - 1)])
+        rank = ((priority[None, :] < priority[:, None])
+                | ((priority[None, :] == priority[:, None]) & (slots[None, :] < slots[:, None]))).sum(axis=1)
+        place = seats - (seats > spy)  # the seats but the spy, in order, take the roles ranked 0, 1, ...
+        role = ((rank[None, :] == place[:, None]) * slots[None, :]).sum(axis=1)
+        return jnp.where(seats == spy, NOBODY, role).astype(I32)
 
     # --- the API of BatchedGame ---------------------------------------------------
 
@@ -250,35 +260,34 @@ class SpyfallBatched(BatchedGame):
         seat = g.to_act
         d = g.decision
         running = (d == QUESTION) | (d == REPLY) | (d == WINDOW)
-        spy = seat == g.spies[g.round]
-        used = g.accusation_used[jnp.maximum(seat, 0)]
-        allowed = jnp.stack([
-            d == QUESTION,  # ASK
-            d == REPLY,  # ANSWER
-            (d == WINDOW) | (d == FINAL_ACCUSATION),  # PASS
-            (running & ~used) | (d == FINAL_ACCUSATION),  # ACCUSE
-            running & spy,  # GUESS
-            d == BALLOT,  # VOTE
-        ])[self._kind]
+        used = (g.accusation_used & (jnp.arange(n) == seat)).any()
         barred = jnp.where(g.cannot_ask == NOBODY, 0, (g.cannot_ask - seat) % n)  # may not be asked back
-        played = self._played(g)
-        return allowed & ~((self._kind == ASK) & (self._offset == barred)) & ~((self._kind == GUESS) & played[self._location])
+        asks = (d == QUESTION) & (jnp.arange(1, n) != barred)
+        return jnp.concatenate([
+            jnp.repeat(asks, self.num_attributes),
+            jnp.full(2, d == REPLY),
+            ((d == WINDOW) | (d == FINAL_ACCUSATION))[None],
+            jnp.full(n - 1, (running & ~used) | (d == FINAL_ACCUSATION)),
+            running & (seat == g.spy) & ~g.played,
+            jnp.full(2, d == BALLOT),
+        ])
 
     def step(self, g: SpyfallState, action: jax.Array, key: jax.Array) -> tuple[SpyfallState, jax.Array]:
         n = self.num_players
-        kind, yes = self._kind[action], self._yes[action]
+        kind, offset, attribute, yes, location = self._meaning[action]
+        yes = yes == 1
         actor = g.to_act
-        other = (actor + self._offset[action]) % n  # the seat asked or accused
+        other = (actor + offset) % n  # the seat asked or accused
         g = g.replace(decisions=g.decisions + 1)
-        g = self._ask(g, kind == ASK, actor, other, self._attribute[action])
+        g = self._ask(g, kind == ASK, actor, other, attribute)
         g = self._answer(g, kind == ANSWER, actor, yes)
         g = self._accuse(g, kind == ACCUSE, actor, other)
         accuser, accused = g.accuser, g.accused
         g, convicted, acquitted = self._vote(g, kind == VOTE, actor, yes)
         goes_on = acquitted & ((g.interrupted == WINDOW) | (g.interrupted == FINAL_ACCUSATION))
         g, nobody_convicted = self._next_turn(g, (kind == PASS) | goes_on)
-        right = self._location[action] == g.locations[g.round]
-        spy = g.spies[g.round]
+        right = location == g.location
+        spy = g.spy
         result = jnp.select(
             [kind == GUESS, convicted, nobody_convicted],
             [jnp.where(right, SPY_NAMED_LOCATION, SPY_NAMED_WRONG_LOCATION),
@@ -310,10 +319,10 @@ class SpyfallBatched(BatchedGame):
         cell = (answerer[:, None, None] & (jnp.arange(self.num_attributes) == attribute)[None, :, None]
                 & (jnp.arange(2) == jnp.where(yes, 0, 1))[None, None, :])
         holds = self._matrix[:, attribute] == 1  # (L,)
-        true = holds[g.locations[g.round]] == yes
+        true = (holds & (jnp.arange(self.num_locations) == g.location)).any() == yes
         return g.replace(
             tallies=g.tallies + cell,
-            false_for_spy=g.false_for_spy + ((holds != yes) & answering & (actor != g.spies[g.round])),
+            false_for_spy=g.false_for_spy + ((holds != yes) & answering & (actor != g.spy)),
             true_answers=g.true_answers + (answerer & true), false_answers=g.false_answers + (answerer & ~true),
             exchange_answer=jnp.where(row, jnp.where(yes, 0, 1), g.exchange_answer),
             questions=g.questions + answering, cannot_ask=jnp.where(answering, g.asker, g.cannot_ask),
@@ -407,7 +416,7 @@ class SpyfallBatched(BatchedGame):
         """The round's points are paid; the spy of the round deals the next, or the game is over."""
         ends = result != NOBODY
         r = g.round
-        spy = g.spies[r]
+        spy = g.spy
         this_round = ends & (jnp.arange(self.num_rounds) == r)
         g = g.replace(
             round_result=jnp.where(this_round, result, g.round_result),
@@ -417,20 +426,17 @@ class SpyfallBatched(BatchedGame):
         last = r + 1 == self.num_rounds
         over, deals = ends & last, ends & ~last
         fresh = self._new_round()
+        following = jnp.minimum(r + 1, self.num_rounds - 1)
         g = g.replace(
-            over=g.over | over,
+            over=g.over | over, played=g.played | (ends & (jnp.arange(self.num_locations) == g.location)),
             round=jnp.where(deals, r + 1, r), dealer=jnp.where(deals, spy, g.dealer),
+            spy=jnp.where(deals, g.spies[following], spy), location=jnp.where(deals, g.locations[following], g.location),
             decision=jnp.where(over, GAME_OVER, jnp.where(deals, QUESTION, g.decision)),
             to_act=jnp.where(over, NOBODY, jnp.where(deals, spy, g.to_act)),
             **{name: jnp.where(deals, value, getattr(g, name)) for name, value in fresh.items()},
         )
         points = jnp.where(ends, self._points(result, spy, accuser), 0)
         return g, points.astype(jnp.float32)
-
-    def _played(self, g: SpyfallState) -> jax.Array:
-        """(L,) the locations of the finished rounds."""
-        finished = g.round_result >= 0
-        return ((g.locations[:, None] == jnp.arange(self.num_locations)[None, :]) & finished[:, None]).any(axis=0)
 
     # --- for a critic in training --------------------------------------------------------
 
@@ -441,16 +447,14 @@ class SpyfallBatched(BatchedGame):
     def critic_view(self, g: SpyfallState, seat) -> jax.Array:
         """The spy of the round in play (seats relative to `seat`), and its location."""
         n = self.num_players
-        return jnp.concatenate([one_hot((g.spies[g.round] - seat) % n, n), one_hot(g.locations[g.round],
-                                                                                  self.num_locations)])
+        return jnp.concatenate([one_hot((g.spy - seat) % n, n), one_hot(g.location, self.num_locations)])
 
     # --- the observation --------------------------------------------------------------
 
     def blocks(self, g: SpyfallState, seat) -> dict[str, jax.Array]:
         n, rounds, places = self.num_players, self.num_rounds, self.num_locations
         r = g.round
-        spy, location = g.spies[r], g.locations[r]
-        is_spy = seat == spy
+        is_spy = seat == g.spy
         finished = g.round_result >= 0
         points = jax.vmap(self._points)(g.round_result, g.spies, g.round_accuser) * finished[:, None]
         location_belief, spy_belief = self._beliefs(g, seat)
@@ -461,7 +465,7 @@ class SpyfallBatched(BatchedGame):
         ballot = g.ballots[seat]
         return {
             "is_spy": is_spy[None],
-            "location": jnp.where(is_spy, 0.0, one_hot(location, places)),
+            "location": jnp.where(is_spy, 0.0, one_hot(g.location, places)),
             "role": one_hot(g.roles[r, seat], self.max_roles),
             "my_vote": jnp.stack([ballot == YES, ballot == NO]),
             "exchange_asker": one_hot(g.exchange_asker[:, None], n),
@@ -488,7 +492,7 @@ class SpyfallBatched(BatchedGame):
             "round_convicted": one_hot(g.round_convicted[:, None], n),
             "round_accuser": one_hot(g.round_accuser[:, None], n),
             "round_points": points,
-            "played": self._played(g),
+            "played": g.played,
             "round_result": one_hot(g.round_result[:, None], len(RESULTS)),
             "decision": jnp.where(in_play, one_hot(g.decision, len(DECISIONS)), 0.0),
             "to_act": jnp.where(in_play, one_hot(g.to_act, n), 0.0),
@@ -500,11 +504,10 @@ class SpyfallBatched(BatchedGame):
         """`knowledge.py`'s (P(location), P(seat is the spy)) of `seat`, from the answers of the round."""
         n, places = self.num_players, self.num_locations
         seats = jnp.arange(n)
-        r = g.round
-        spy, location = g.spies[r], g.locations[r]
+        spy, location = g.spy, g.location
         # the spy: a location's weight is 9^-k, k the answers of the others that are false there, beyond the fewest
         false_at = g.false_for_spy
-        unplayed = ~self._played(g)
+        unplayed = ~g.played
         fewest = jnp.where(unplayed, false_at, self.question_limit).min()
         beyond = jnp.clip(false_at - fewest, 0, self.question_limit)
         weights = jnp.where(unplayed, self._powers_of_ninth[beyond], 0.0)
@@ -523,14 +526,3 @@ class SpyfallBatched(BatchedGame):
         spy_belief = jnp.where(seat == spy, one_hot(seat, n), spy_seat)
         return (jnp.where(g.over, one_hot(location, places), location_belief),
                 jnp.where(g.over, one_hot(spy, n), spy_belief))
-
-
-def _sorted_by(priority: jax.Array) -> jax.Array:
-    """The indices of `priority` from the smallest to the largest (ties by index): a rank by comparisons, which
-    costs less than a sort on a CPU for a few dozen items."""
-    size = priority.shape[0]
-    index = jnp.arange(size)
-    before = (priority[None, :] < priority[:, None]) | ((priority[None, :] == priority[:, None])
-                                                        & (index[None, :] < index[:, None]))
-    rank = before.sum(axis=1)
-    return jnp.zeros(size, I32).at[rank].set(index.astype(I32))
