@@ -154,8 +154,8 @@ class SpyfallBatched(BatchedGame):
         self._matrix = jnp.asarray(places.matrix, I32)  # (L, A) 1 where the attribute holds
         self._num_roles = jnp.asarray([len(loc.roles) for loc in places.locations], I32)
         # 9^-k for the spy's weight of a location where k more answers are false than at the likeliest one
-        self._powers_of_ninth = jnp.asarray([(LIE_RATE / (1 - LIE_RATE)) ** k for k in range(config.question_limit + 1)],
-                                            jnp.float32)
+        ninth = LIE_RATE / (1 - LIE_RATE)
+        self._powers_of_ninth = jnp.asarray([ninth**k for k in range(config.question_limit + 1)], jnp.float32)
         spy_points = np.zeros(len(RESULTS), np.int32)
         for result, points in SPY_POINTS.items():
             spy_points[result] = points
@@ -192,8 +192,8 @@ class SpyfallBatched(BatchedGame):
         dealer = jnp.where(fixed_dealer >= 0, fixed_dealer, (bits[-1] % n).astype(I32))
         return SpyfallState(
             locations=locations, spies=spies, roles=roles,
-            round=I32(0), spy=spies[0], location=locations[0], played=jnp.zeros(places, bool), dealer=dealer, decision=I32(QUESTION), to_act=dealer, decisions=I32(0),
-            over=jnp.bool_(False),
+            round=I32(0), spy=spies[0], location=locations[0], played=jnp.zeros(places, bool), dealer=dealer,
+            decision=I32(QUESTION), to_act=dealer, decisions=I32(0), over=jnp.bool_(False),
             **self._new_round(),
             round_result=jnp.full(rounds, NOBODY, I32), round_convicted=jnp.full(rounds, NOBODY, I32),
             round_accuser=jnp.full(rounds, NOBODY, I32),
@@ -203,18 +203,18 @@ class SpyfallBatched(BatchedGame):
         """The fields of a round as they are before its first question."""
         n, q = self.num_players, self.question_limit
         nobody = I32(NOBODY)
-        return dict(
-            questions=I32(0), time_up=jnp.bool_(False), asker=nobody, target=nobody, attribute=nobody,
-            cannot_ask=nobody, window_of=nobody, window_turns=I32(0), final_turns=I32(0),
-            accusation_used=jnp.zeros(n, bool), accuser=nobody, accused=nobody, interrupted=I32(GAME_OVER),
-            ballots=jnp.full(n, NO_BALLOT, I32),
-            exchange_asker=jnp.full(q, NOBODY, I32), exchange_target=jnp.full(q, NOBODY, I32),
-            exchange_attribute=jnp.full(q, NOBODY, I32), exchange_answer=jnp.full(q, NOBODY, I32),
-            accused_by=jnp.full((2, n), NOBODY, I32), votes=jnp.full((2, n, n), NOT_VOTING, I32),
-            last_phase=nobody, last_accuser=nobody, tallies=jnp.zeros((n, self.num_attributes, 2), I32),
-            false_for_spy=jnp.zeros(self.num_locations, I32), true_answers=jnp.zeros(n, I32),
-            false_answers=jnp.zeros(n, I32),
-        )
+        return {
+            "questions": I32(0), "time_up": jnp.bool_(False), "asker": nobody, "target": nobody,
+            "attribute": nobody, "cannot_ask": nobody, "window_of": nobody, "window_turns": I32(0),
+            "final_turns": I32(0), "accusation_used": jnp.zeros(n, bool), "accuser": nobody, "accused": nobody,
+            "interrupted": I32(GAME_OVER), "ballots": jnp.full(n, NO_BALLOT, I32),
+            "exchange_asker": jnp.full(q, NOBODY, I32), "exchange_target": jnp.full(q, NOBODY, I32),
+            "exchange_attribute": jnp.full(q, NOBODY, I32), "exchange_answer": jnp.full(q, NOBODY, I32),
+            "accused_by": jnp.full((2, n), NOBODY, I32), "votes": jnp.full((2, n, n), NOT_VOTING, I32),
+            "last_phase": nobody, "last_accuser": nobody, "tallies": jnp.zeros((n, self.num_attributes, 2), I32),
+            "false_for_spy": jnp.zeros(self.num_locations, I32), "true_answers": jnp.zeros(n, I32),
+            "false_answers": jnp.zeros(n, I32),
+        }
 
     def _draw_locations(self, bits: jax.Array, fixed: jax.Array) -> jax.Array:
         """The location of every round: those the setup fixes, then each drawn uniformly among the locations not
@@ -273,6 +273,8 @@ class SpyfallBatched(BatchedGame):
         ])
 
     def step(self, g: SpyfallState, action: jax.Array, key: jax.Array) -> tuple[SpyfallState, jax.Array]:
+        """Each kind of action changes its fields where it is the one played; a pass or a failed vote moves the
+        turn on; a guess, a conviction or the last time-up turn ends the round, which pays its points."""
         n = self.num_players
         kind, offset, attribute, yes, location = self._meaning[action]
         yes = yes == 1
@@ -430,7 +432,8 @@ class SpyfallBatched(BatchedGame):
         g = g.replace(
             over=g.over | over, played=g.played | (ends & (jnp.arange(self.num_locations) == g.location)),
             round=jnp.where(deals, r + 1, r), dealer=jnp.where(deals, spy, g.dealer),
-            spy=jnp.where(deals, g.spies[following], spy), location=jnp.where(deals, g.locations[following], g.location),
+            spy=jnp.where(deals, g.spies[following], spy),
+            location=jnp.where(deals, g.locations[following], g.location),
             decision=jnp.where(over, GAME_OVER, jnp.where(deals, QUESTION, g.decision)),
             to_act=jnp.where(over, NOBODY, jnp.where(deals, spy, g.to_act)),
             **{name: jnp.where(deals, value, getattr(g, name)) for name, value in fresh.items()},

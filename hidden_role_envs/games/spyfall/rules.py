@@ -235,7 +235,8 @@ class SpyfallGame(RulesEngine):
     dealer), `locations` (the location of the first rounds, by name or
     index), `spies` (the spy of the first rounds) and `roles` (per round, a
     role name per seat and None for the spy; needs that round's location and
-    spy). Anything not given is drawn with `rng`.
+    spy). Anything not given is drawn with `rng`. `fixed` keeps what the
+    setup fixed (the batched twin reads it).
     """
 
     def __init__(self, config: SpyfallConfig, rng: np.random.Generator, setup: dict | None = None):
