@@ -111,6 +111,15 @@ With `illegal="penalize"` an illegal action ends the game: the mover gets
 -1 at that step, every other seat 0 (points already paid stay paid), and
 every info holds only `illegal_move`.
 
+## Batched engine
+`hidden_role_envs.batched.make("spyfall", num_players=5, ...)` is the JAX
+twin of this env (`SpyfallBatched`, in `games/spyfall/batched.py`), with
+every argument of `env()`: move for move the same observation as
+`env(history_length=0)` (every block, the beliefs to 1e-6 in float32), the
+same mask, rewards, ends and turn count (`tests/games/spyfall/test_batched.py`).
+Its `setup(...)` reads the same `setup` as `reset`; what a setup leaves out
+is drawn by the same rules. It needs the `jax` extra.
+
 ## Rules and rulings followed
 - Deal: a location is drawn uniformly among those not yet played in this
   game; a uniformly random seat gets the spy card; every other seat gets
@@ -210,6 +219,7 @@ GAME = GameDefinition(
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
     rules_text="hidden_role_envs.games.spyfall.rules_text",
+    batched="hidden_role_envs.games.spyfall.batched:SpyfallBatched",
     doc=__doc__,
 )
 __doc__ = GAME.reference

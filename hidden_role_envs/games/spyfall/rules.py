@@ -173,6 +173,19 @@ class SeatTables(Shared):
                            for s in range(n))
 
 
+class FixedDeal(NamedTuple):
+    """What a setup fixes: the first dealer (None: drawn) and, from the first round on, the location, the spy and
+    the roles of as many rounds as it gives (each list may be shorter than the next: the rest is drawn)."""
+
+    dealer: int | None
+    locations: list[int]
+    spies: list[int]
+    roles: list[list[int]]  # per round, the index in the location's roles per seat (NOBODY for the spy)
+
+
+NOTHING_FIXED = FixedDeal(None, [], [], [])
+
+
 class FinishedRound(NamedTuple):
     """A round as it ended, shown to everyone."""
 
@@ -222,7 +235,8 @@ class SpyfallGame(RulesEngine):
     dealer), `locations` (the location of the first rounds, by name or
     index), `spies` (the spy of the first rounds) and `roles` (per round, a
     role name per seat and None for the spy; needs that round's location and
-    spy). Anything not given is drawn with `rng`.
+    spy). Anything not given is drawn with `rng`. `fixed` keeps what the
+    setup fixed (the batched twin reads it).
     """
 
     def __init__(self, config: SpyfallConfig, rng: np.random.Generator, setup: dict | None = None):
@@ -236,13 +250,8 @@ class SpyfallGame(RulesEngine):
         self.places = config.places
         self.rng = rng
         self.table = SpyfallTable(n)
-        dealer = None
-        self._locations = self._spies = self._roles = ()  # what the setup fixes, per round
-        if setup is not None:  # (most games have none: nothing to read)
-            setup = Setup(setup, SETUP_KEYS)
-            dealer = setup.seat("dealer", n)
-            self._locations, self._spies, self._roles = self._read_deals(setup)
-        self.table.dealer = int(rng.integers(n)) if dealer is None else dealer
+        self.fixed = NOTHING_FIXED if setup is None else self._read_setup(Setup(setup, SETUP_KEYS))
+        self.table.dealer = int(rng.integers(n)) if self.fixed.dealer is None else self.fixed.dealer
         self.spy = NOBODY
         self.location = NOBODY
         self.roles: list[int] = []  # role index per seat (NOBODY for the spy)
@@ -433,9 +442,10 @@ class SpyfallGame(RulesEngine):
         table = self.table
         n = self.num_players
         r = table.round
-        self.location = self._locations[r] if r < len(self._locations) else self._draw_location()
-        self.spy = self._spies[r] if r < len(self._spies) else int(self.rng.integers(n))
-        self.roles = self._roles[r] if r < len(self._roles) else self._deal_roles()
+        fixed = self.fixed
+        self.location = fixed.locations[r] if r < len(fixed.locations) else self._draw_location()
+        self.spy = fixed.spies[r] if r < len(fixed.spies) else int(self.rng.integers(n))
+        self.roles = fixed.roles[r] if r < len(fixed.roles) else self._deal_roles()
         self.final_turns = self.window_turns = 0
         self._round_masks = self.masks.of_round(table.played)  # no location of an earlier round may be named
         events.append(RoundStarted(self.everyone, r, table.dealer))
@@ -548,15 +558,17 @@ class SpyfallGame(RulesEngine):
 
     # --- setup ------------------------------------------------------------
 
-    def _read_deals(self, setup: Setup) -> tuple[list[int], list[int], list[list[int]]]:
-        """The locations, spies and roles the setup fixes for the first rounds."""
+    def _read_setup(self, setup: Setup) -> FixedDeal:
+        """The first dealer, and the locations, spies and roles the setup fixes for the first rounds."""
+        dealer = setup.seat("dealer", self.num_players)
         rounds = self.config.num_rounds
         locations = setup.items("locations", self.places.names, longest=rounds) or []
         if len(set(locations)) != len(locations):
             raise ValueError("setup locations must be distinct: a location is not repeated within a game")
         spies = setup.seats("spies", self.num_players, longest=rounds) or []
         roles = setup.sequence("roles", longest=rounds) or []
-        return locations, spies, [self._read_roles(r, seats, locations, spies) for r, seats in enumerate(roles)]
+        roles = [self._read_roles(r, seats, locations, spies) for r, seats in enumerate(roles)]
+        return FixedDeal(dealer, locations, spies, roles)
 
     def _read_roles(self, r: int, seats, locations: list[int], spies: list[int]) -> list[int]:
         n = self.num_players
