@@ -106,14 +106,14 @@ def test_the_markdown_report_has_every_section_and_the_chart(full):
 
 
 def test_a_subset_with_explicit_settings(tmp_path):
-    options = ["--games", "spyfall", "--seconds", "0.05", "--repeats", "2", "--seed", "7", "--clock", "wall"]
+    options = ["--games", "toy", "--seconds", "0.05", "--repeats", "2", "--seed", "7", "--clock", "wall"]
     results = run_suite(tmp_path, *options, "--no-plot")
     settings = results["settings"]
     assert (settings["seconds"], settings["repeats"], settings["seed"], settings["clock"]) == (0.05, 2, 7, "wall")
-    assert settings["command"].endswith("--seconds 0.05 --repeats 2 --seed 7 --clock wall --games spyfall")
+    assert settings["command"].endswith("--seconds 0.05 --repeats 2 --seed 7 --clock wall --games toy")
     assert all(c["clock"] == "wall" and c["steps_per_second"] == c["wall_steps_per_second"] for c in results["cases"])
-    assert {c["subject"] for c in results["cases"] if c["family"] == "game"} == {"spyfall"}
-    assert {t["game"] for t in results["targets"]} == {"spyfall"}
+    assert {c["subject"] for c in results["cases"] if c["family"] == "game"} == {"toy"}
+    assert {t["game"] for t in results["targets"]} == {"toy"}
     assert results["plot"] == {"file": None, "skipped": "--no-plot was given"}
     assert not (tmp_path / "throughput.png").exists()
     assert "## Targets" in (tmp_path / "results.md").read_text()

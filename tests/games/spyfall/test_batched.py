@@ -4,7 +4,6 @@ Each table is compiled once: its seeded random games and the rule scenarios
 of `test_rules.py` written for it are played in one batch.
 """
 
-import functools
 
 import numpy as np
 import pytest
@@ -17,7 +16,6 @@ from tests.games.spyfall.test_rules import CLOCK, DEAL, QUESTIONS, ROUNDS, SCORI
 parity = pytest.importorskip("tests.batched.parity")
 batched = pytest.importorskip("hidden_role_envs.batched")
 jax = pytest.importorskip("jax")
-from hidden_role_envs.core.batched import stack
 
 SCENARIOS = [*DEAL, *QUESTIONS, *WINDOW, *CLOCK, *TIME_UP, *SCORING, *ROUNDS]
 # Each table is one compilation, so the arguments are spread over the player counts: the defaults at 3, 4, 5 and 8
@@ -39,7 +37,6 @@ OWN_PLACES = {
     "max_turns": 60,
 }
 # a parity test plays few batched steps: the compile is most of its time, and 2.5x shorter without optimisation
-fast_jit = functools.partial(jax.jit, compiler_options={"xla_backend_optimization_level": 0})
 TABLES = {"3 players": (3, {}), "4 players": (4, {}), "5 players": (5, {}), "6 players, 3 rounds": (6, LONG_GAME),
           "7 players, own locations": (7, OWN_PLACES), "8 players": (8, {})}
 
@@ -87,42 +84,6 @@ class Scripted:
         return ref.unwrapped.string_to_action(action)
 
 
-class SpyfallTwins(parity.Twins):
-    """`parity.Twins` compiled by `fast_jit`, whose games may reach the turn limit. There the reference engine
-    keeps the mask of the seat that was to act (and env() shows it), while the batched engine's is all False:
-    `Twins.compare` would fail on it, so the step that truncates a game is compared here, all but the mask."""
-
-    def __init__(self, game, num_players: int, setups: list[dict], arguments: dict):
-        self.env = batched.make(game.name, num_players=num_players, **arguments)
-        self.refs = [game.env(num_players=num_players, **arguments) for _ in setups]
-        for ref, setup in zip(self.refs, setups):
-            ref.reset(seed=0, options={"setup": setup})
-        keys = jax.random.split(jax.random.PRNGKey(0), len(setups))
-        self.state = fast_jit(jax.vmap(self.env.init))(keys, stack([self.env.setup(s) for s in setups]))
-        self._step = fast_jit(jax.vmap(self.env.step))
-        seats = np.arange(num_players)
-        self._observe = fast_jit(jax.vmap(lambda state: jax.vmap(lambda seat: self.env.observe(state, seat))(seats)))
-        self.num_players = num_players
-        self.steps_compared = 0
-        self.truncated_games = 0
-
-    def compare(self, rewards_from_step: bool) -> None:
-        if rewards_from_step:
-            state = jax.tree_util.tree_map(np.asarray, self.state)
-            observations = np.asarray(self._observe(self.state))
-            for g, ref in enumerate(self.refs):
-                if self._finished[g] or not any(ref.truncations.values()):
-                    continue
-                expected = np.stack([ref.unwrapped.observer.encode(s) for s in range(self.num_players)])
-                assert np.abs(observations[g] - expected).max() <= parity.TOLERANCE, f"game {g} at the turn limit"
-                assert state.truncated[g] and not state.terminated[g], f"game {g} at the turn limit"
-                paid = [ref.rewards[agent] for agent in ref.possible_agents]
-                assert np.abs(state.rewards[g] - paid).max() <= parity.TOLERANCE, f"game {g} at the turn limit"
-                self._finished[g] = True
-                self.truncated_games += 1
-        super().compare(rewards_from_step)
-
-
 def play_table(n: int, arguments: dict, games: int, scenarios=(), seed: int = 0) -> parity.Twins:
     """`games` random games and the scenarios, in one batch, compared at every step."""
     rng = np.random.default_rng(seed)
@@ -132,7 +93,7 @@ def play_table(n: int, arguments: dict, games: int, scenarios=(), seed: int = 0)
     for sc in scenarios:
         given = sc.setup or {"dealer": sc.dealer, "locations": [sc.location], "spies": [sc.spy]}
         setups.append(full_setup(n, rounds, rng, places, given))
-    twins = SpyfallTwins(GAME, n, setups, arguments)
+    twins = parity.Twins(GAME, n, setups, arguments)
     scripts = {id(twins.refs[games + i]): sc.actions for i, sc in enumerate(scenarios)}
     twins.play(seed=seed, choose=Scripted(scripts))
     return twins
@@ -163,7 +124,7 @@ def test_a_setup_may_fix_the_first_rounds_and_the_rest_is_drawn_by_the_rules():
     env = batched.make("spyfall", num_players=4, num_rounds=3)
     setup = env.setup({"dealer": 2, "locations": ["Bank", "Beach"], "spies": [3],
                        "roles": [["Teller", "Robber", "Manager", None]]})
-    deals = fast_jit(jax.vmap(env.game.init, (0, None)))(jax.random.split(jax.random.PRNGKey(0), 2000), setup)
+    deals = parity.fast_jit(jax.vmap(env.game.init, (0, None)))(jax.random.split(jax.random.PRNGKey(0), 2000), setup)
     locations, spies, roles = (np.asarray(a) for a in (deals.locations, deals.spies, deals.roles))
     names = [loc.name for loc in DEFAULT_LOCATIONS]
     bank = DEFAULT_LOCATIONS[names.index("Bank")].roles
@@ -179,7 +140,7 @@ def test_a_setup_may_fix_the_first_rounds_and_the_rest_is_drawn_by_the_rules():
             assert dealt[spies[game, r]] == -1 and len(set(dealt) - {-1}) == 3
             assert dealt.max() < len(DEFAULT_LOCATIONS[locations[game, r]].roles)
     # a critic in training reads the round's spy, relative to the seat, and its location
-    critic = np.asarray(fast_jit(jax.vmap(env.game.critic_view, (0, None)))(deals, 1))
+    critic = np.asarray(parity.fast_jit(jax.vmap(env.game.critic_view, (0, None)))(deals, 1))
     assert critic.shape == (2000, env.game.critic_size)
     assert (critic[:, (3 - 1) % 4] == 1).all() and (critic[:, 4 + names.index("Bank")] == 1).all()
     assert (critic.sum(axis=1) == 2).all()
