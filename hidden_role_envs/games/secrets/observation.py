@@ -88,6 +88,9 @@ class SecretsObserver(Observer):
         self.num_players = config.num_players
         self._at = self.layout.at
         self._turn_entries = self.layout.entries(TURN_BLOCKS)
+        self._offered_at = [where.start for where in _seat_slices(self.layout, "offered_card")]
+        self._identity_at = _seat_slices(self.layout, "identity")
+        self._teammate_at = _seat_slices(self.layout, "teammate")
         self.on = ByKind(
             "SecretsObserver",
             ev.EVENTS,
@@ -122,6 +125,7 @@ class SecretsObserver(Observer):
         self.beliefs = token_beliefs(self.config)
         self._stale_beliefs = [True] * n  # the identity and teammate blocks to recompute before encoding
         self.known_offer = [NOBODY] * n  # the Offer's card, as each seat knows it
+        self._offer_written = [NOBODY] * n  # the card each seat's offered_card block shows
         self.bullet_in_hand: list[int | None] = [None] * n
         self._offer = (NOBODY, NOBODY, NOBODY)  # the Offer in progress: active, target, claim
         # the cards put at the bottom of the deck, oldest first, as each seat knows them (a probability per character)
@@ -265,10 +269,13 @@ class SecretsObserver(Observer):
         state[at["deck_size"]] = table.deck_size
 
     def refresh(self, seat: int) -> None:
-        offered = self.known["offered_card"][seat]
-        offered.fill(0)
-        if self.known_offer[seat] != NOBODY:
-            offered[self.known_offer[seat]] = 1
+        card, written = self.known_offer[seat], self._offer_written[seat]
+        if card != written:  # the one-hot moves: two entries of the state
+            if written != NOBODY:
+                self.state[self._offered_at[seat] + written] = 0
+            if card != NOBODY:
+                self.state[self._offered_at[seat] + card] = 1
+            self._offer_written[seat] = card
         if seat in self._bottom_changed:
             self._bottom_changed.discard(seat)
             bottom = self.known["deck_bottom"][seat]
@@ -277,8 +284,15 @@ class SecretsObserver(Observer):
             if known:
                 bottom[: len(known)] = known
         if self._stale_beliefs[seat]:
-            self.known["identity"][seat] = self.beliefs.marginals(seat)
-            self.known["teammate"][seat] = self.beliefs.same_kind(seat, seat, TEAMS)[: self.num_players]
+            # the seat's `beliefs.marginals` and `same_kind(seat, seat, TEAMS)`, written straight into its float32
+            # blocks with one sum of the weights; their clip to [0, 1] changes nothing here: a ratio a few float64
+            # ulps past 1 (the only way out of [0, 1]) is 1.0 in float32
+            weights = self.beliefs.weights[seat]
+            total = weights.sum()
+            table = self.beliefs.table
+            np.divide(weights @ table.indicator, total, out=self.state[self._identity_at[seat]])
+            teammate = (weights @ table.agreement(seat, TEAMS))[: self.num_players]
+            np.divide(teammate, total, out=self.state[self._teammate_at[seat]])
             self._stale_beliefs[seat] = False
 
     def describe(self, seat: int) -> str:
@@ -300,6 +314,13 @@ class SecretsObserver(Observer):
             if given:
                 lines.append(f"  you gave player_{receiver} Bullet(s) worth {given}")
         return "\n".join(lines)
+
+
+def _seat_slices(layout, name: str) -> list[slice]:
+    """Where each seat's copy of a private block lies in the state."""
+    where, n = layout.state_fields[name], layout.num_seats
+    size = (where.stop - where.start) // n
+    return [slice(where.start + s * size, where.start + (s + 1) * size) for s in range(n)]
 
 
 _CERTAIN = np.eye(C, dtype=np.float32)
