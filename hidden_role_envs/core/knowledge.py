@@ -79,6 +79,13 @@ class DealTable(Shared):
             self._swaps[key] = perm
         return perm
 
+    def holding(self, place: int, kind: int) -> np.ndarray:
+        """(deals,) 0/1: the deals with `kind` at `place`; a column of the indicator matrix where there is one
+        (no new array, and a float factor multiplies faster than a boolean one)."""
+        if self.indicator is not None:
+            return self.indicator[:, place * self.num_kinds + kind]
+        return self.deals[:, place] == kind
+
     def agreement(self, anchor: int, kinds: tuple[int, ...]) -> np.ndarray:
         """(deals, places) 0/1: the place holds the anchor's kind, and that kind is one of `kinds`."""
         key = (anchor, kinds)
@@ -92,11 +99,11 @@ class DealTable(Shared):
     def marginals(self, weights: np.ndarray) -> np.ndarray:
         """(places, kinds) probabilities under `weights` (one per deal, any positive scale)."""
         if self.indicator is not None:
-            flat = (weights @ self.indicator) / weights.sum()
+            flat = weights @ self.indicator
         else:
             flat = np.bincount(self.pairs, weights=np.repeat(weights, self.num_places), minlength=self.num_places * self.num_kinds)
-            flat /= weights.sum()
-        return flat.clip(0.0, 1.0).reshape(self.num_places, self.num_kinds)  # rounding must not leave [0, 1]
+        flat /= weights.sum()
+        return flat.clip(0.0, 1.0, out=flat).reshape(self.num_places, self.num_kinds)  # rounding must not leave [0, 1]
 
 
 def _arrangements(counts: tuple[int, ...]) -> np.ndarray:
@@ -143,7 +150,7 @@ class DealBeliefs:
             self._summaries[r].clear()
 
     def see(self, seats, place: int, kind: int) -> None:
-        self._keep(seats, self.table.deals[:, place] == kind, f"place {place} holding kind {kind}")
+        self._keep(seats, self.table.holding(place, kind), f"place {place} holding kind {kind}")
 
     def see_not(self, seats, place: int, kind: int) -> None:
         self._keep(seats, self.table.deals[:, place] != kind, f"place {place} not holding kind {kind}")
@@ -193,6 +200,7 @@ class DealBeliefs:
         cached = self._summaries[seat].get(key)
         if cached is None:
             w = self.weights[seat]
-            cached = ((w @ self.table.agreement(anchor, kinds)) / w.sum()).clip(0.0, 1.0)
-            self._summaries[seat][key] = cached
+            cached = w @ self.table.agreement(anchor, kinds)
+            cached /= w.sum()
+            self._summaries[seat][key] = cached.clip(0.0, 1.0, out=cached)
         return cached

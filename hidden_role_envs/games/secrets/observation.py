@@ -79,7 +79,8 @@ def secrets_layout(config: SecretsConfig):
 
 class SecretsObserver(Observer):
     """Screens and Bullets are written when they change; the turn's blocks after every step; the Offer's
-    card and the beliefs when a seat is encoded (the beliefs only if that seat's posterior changed)."""
+    card, the known bottom of the deck and the beliefs when a seat is encoded (the last two only if they
+    changed for that seat: every seat's bottom changes every turn, and usually one seat is encoded)."""
 
     def __init__(self, config: SecretsConfig):
         super().__init__(secrets_layout(config))
@@ -87,6 +88,9 @@ class SecretsObserver(Observer):
         self.num_players = config.num_players
         self._at = self.layout.at
         self._turn_entries = self.layout.entries(TURN_BLOCKS)
+        self._offered_at = [where.start for where in _seat_slices(self.layout, "offered_card")]
+        self._identity_at = _seat_slices(self.layout, "identity")
+        self._teammate_at = _seat_slices(self.layout, "teammate")
         self.on = ByKind(
             "SecretsObserver",
             ev.EVENTS,
@@ -121,11 +125,14 @@ class SecretsObserver(Observer):
         self.beliefs = token_beliefs(self.config)
         self._stale_beliefs = [True] * n  # the identity and teammate blocks to recompute before encoding
         self.known_offer = [NOBODY] * n  # the Offer's card, as each seat knows it
+        self._offer_written = [NOBODY] * n  # the card each seat's offered_card block shows
         self.bullet_in_hand: list[int | None] = [None] * n
         self._offer = (NOBODY, NOBODY, NOBODY)  # the Offer in progress: active, target, claim
         # the cards put at the bottom of the deck, oldest first, as each seat knows them (a probability per character)
         self.bottom: list[list[np.ndarray]] = [[] for _ in range(n)]
-        self._unchosen: dict[int, np.ndarray] = {}  # the card not chosen this turn, as each seat not choosing sees it
+        # the card not chosen this turn, as the seats not choosing see it: those seats, the two cards shown, and the
+        # entry of their lists that stands for it (one array they share, made certain once the Offer's card is up)
+        self._unchosen: tuple[tuple[int, ...], tuple[int, ...], np.ndarray] | None = None
         self._bottom_changed: set[int] = set()  # seats whose deck_bottom block is to write again
 
     # --- event time -------------------------------------------------------
@@ -156,8 +163,10 @@ class SecretsObserver(Observer):
             kept = self.bottom[s]
             if len(kept) > left:  # the deck got shorter than what is known of its bottom: the top of that was drawn
                 del kept[: len(kept) - left]
-            kept += [_certain(card) for card in duplicates]
-            self._bottom_changed.add(s)
+                self._bottom_changed.add(s)
+            if duplicates:
+                kept += [_certain(card) for card in duplicates]
+                self._bottom_changed.add(s)
 
     def _card_chosen(self, e) -> None:
         """The chooser knows which card went to the bottom."""
@@ -170,23 +179,22 @@ class SecretsObserver(Observer):
 
     def _card_chosen_unseen(self, e) -> None:
         """The others know the card at the bottom is one of the two shown, not which, until the Offer's card is turned up."""
+        shown = self.table.revealed
         either = np.zeros(C, dtype=np.float32)
-        either[list(self.table.revealed)] = 0.5
+        either[list(shown)] = 0.5
         for s in e.seen_by:
-            self.bottom[s].append(either.copy())
-            self._unchosen[s] = self.bottom[s][-1]
+            self.bottom[s].append(either)
             self._bottom_changed.add(s)
+        self._unchosen = (e.seen_by, shown, either)
 
     def _card_revealed(self, e) -> None:
         for s in e.seen_by:
             self.known_offer[s] = e.card
-        if self._unchosen:  # the other card shown is the one at the bottom, for every seat that did not choose
-            either = next(iter(self._unchosen.values()))
-            other = _certain(int(np.flatnonzero((either > 0) & (np.arange(C) != e.card))[0]))
-            for s, unchosen in self._unchosen.items():
-                unchosen[:] = other
-                self._bottom_changed.add(s)
-            self._unchosen = {}
+        if self._unchosen is not None:  # the other card shown is the one at the bottom, for every seat that did not choose
+            seats, shown, either = self._unchosen
+            either[:] = _certain(shown[1] if e.card == shown[0] else shown[0])
+            self._bottom_changed.update(seats)
+            self._unchosen = None
         active, _, claim = self._offer
         self.known["offered_cards"][active, e.card] += 1
         if claim != NOBODY:
@@ -259,22 +267,32 @@ class SecretsObserver(Observer):
             state[at["to_act"] + table.to_act] = 1
         state[at["turn"]] = table.turn
         state[at["deck_size"]] = table.deck_size
-        for seat in self._bottom_changed:
+
+    def refresh(self, seat: int) -> None:
+        card, written = self.known_offer[seat], self._offer_written[seat]
+        if card != written:  # the one-hot moves: two entries of the state
+            if written != NOBODY:
+                self.state[self._offered_at[seat] + written] = 0
+            if card != NOBODY:
+                self.state[self._offered_at[seat] + card] = 1
+            self._offer_written[seat] = card
+        if seat in self._bottom_changed:
+            self._bottom_changed.discard(seat)
             bottom = self.known["deck_bottom"][seat]
             bottom.fill(0)
             known = self.bottom[seat][-BOTTOM:][::-1]  # the bottom card first
             if known:
                 bottom[: len(known)] = known
-        self._bottom_changed.clear()
-
-    def refresh(self, seat: int) -> None:
-        offered = self.known["offered_card"][seat]
-        offered.fill(0)
-        if self.known_offer[seat] != NOBODY:
-            offered[self.known_offer[seat]] = 1
         if self._stale_beliefs[seat]:
-            self.known["identity"][seat] = self.beliefs.marginals(seat)
-            self.known["teammate"][seat] = self.beliefs.same_kind(seat, seat, TEAMS)[: self.num_players]
+            # the seat's `beliefs.marginals` and `same_kind(seat, seat, TEAMS)`, written straight into its float32
+            # blocks with one sum of the weights; their clip to [0, 1] changes nothing here: a ratio a few float64
+            # ulps past 1 (the only way out of [0, 1]) is 1.0 in float32
+            weights = self.beliefs.weights[seat]
+            total = weights.sum()
+            table = self.beliefs.table
+            np.divide(weights @ table.indicator, total, out=self.state[self._identity_at[seat]])
+            teammate = (weights @ table.agreement(seat, TEAMS))[: self.num_players]
+            np.divide(teammate, total, out=self.state[self._teammate_at[seat]])
             self._stale_beliefs[seat] = False
 
     def describe(self, seat: int) -> str:
@@ -296,6 +314,13 @@ class SecretsObserver(Observer):
             if given:
                 lines.append(f"  you gave player_{receiver} Bullet(s) worth {given}")
         return "\n".join(lines)
+
+
+def _seat_slices(layout, name: str) -> list[slice]:
+    """Where each seat's copy of a private block lies in the state."""
+    where, n = layout.state_fields[name], layout.num_seats
+    size = (where.stop - where.start) // n
+    return [slice(where.start + s * size, where.start + (s + 1) * size) for s in range(n)]
 
 
 _CERTAIN = np.eye(C, dtype=np.float32)
