@@ -230,6 +230,7 @@ GAME = GameDefinition(
     describe_table=text.describe_table,
     scripted_player=MascaradeScriptedPlayer,
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    batched="hidden_role_envs.games.mascarade.batched:MascaradeBatched",
     rules_text="hidden_role_envs.games.mascarade.rules_text",
     doc=__doc__,
 )
