@@ -171,13 +171,15 @@ class MascaradeBatched(BatchedGame):
         kind_of = np.full(K, 0, np.int32)
         kind_of[self.kinds] = np.arange(len(self.kinds))
         self._kind_of = jnp.asarray(kind_of)
-        self._kinds = jnp.asarray(self.kinds, I32)
+        self._embed = jnp.asarray(np.eye(K, dtype=np.float32)[self.kinds])  # (kinds, 12): a kind's character
         self._copies = jnp.asarray([config.counts[c] for c in self.kinds], F32)
         self.exact = places <= EXACT_PLACES
         if self.exact:
             table = DealTable.of(tuple(config.counts[c] for c in self.kinds))
             deals = np.asarray(table.deals, np.int32)
             self._deals = jnp.asarray(deals)  # (D, P) kinds
+            self._place_weights = jnp.asarray(len(self.kinds) ** np.arange(places), I32)  # a deal's code, as digits
+            self._deal_codes = jnp.asarray(deals @ np.asarray(self._place_weights), I32)
             holds = deals[:, :, None] == np.arange(len(self.kinds))[None, None, :]
             self._indicator = jnp.asarray(holds.reshape(len(deals), -1), F32)  # (D, P*kinds)
             identity = np.arange(len(deals))
@@ -249,7 +251,7 @@ class MascaradeBatched(BatchedGame):
         n = self.num_players
         kinds = self._kind_of[cards]
         if self.exact:
-            dealt = (self._deals == kinds[None, :]).all(axis=1).astype(F32)
+            dealt = (self._deal_codes == (kinds * self._place_weights).sum()).astype(F32)
             return jnp.broadcast_to(dealt, (n, dealt.shape[0]))
         rows = (kinds[:, None] == jnp.arange(len(self.kinds))[None, :]).astype(F32)
         return jnp.broadcast_to(rows, (n, *rows.shape))
@@ -298,8 +300,7 @@ class MascaradeBatched(BatchedGame):
         q = jnp.where(kind == SPY_SWAP, g.spy_other, place_of[b])
         p, q = jnp.where(handles, p, nobody), jnp.where(handles, q, nobody)
         swaps = handles & swapped
-        cards = g.cards
-        cards = jnp.where(swaps, cards.at[p].set(cards[q]).at[q].set(cards[p]), cards)
+        cards = _swapped(g.cards, p, q, swaps)
 
         # the looks (the Spy: its own card, then the other)
         spy_look = kind == SPY_LOOK
@@ -334,8 +335,9 @@ class MascaradeBatched(BatchedGame):
         guesses = kind == GUESS
         guessed_place = actor * hand
         wrong = guesses & (cards[guessed_place] != a)
-        shown_places = (jnp.zeros(self.num_places, bool).at[jnp.where(reveals, claim_place, self.num_places)]
-                        .set(True, mode="drop") | (guesses & (jnp.arange(self.num_places) == guessed_place)))
+        spots = jnp.arange(self.num_places)
+        shown_places = ((reveals[:, None] & (claim_place[:, None] == spots[None, :])).any(axis=0)
+                        | (guesses & (spots == guessed_place)))
 
         # the coins: the action's own payment, or the power's
         coins, courthouse = g.coins, g.courthouse
@@ -343,14 +345,14 @@ class MascaradeBatched(BatchedGame):
         coins = _pay(coins, target, actor, jnp.where(kind == BISHOP_TAKE, 2, 0))
         coins = _pay(coins, actor, g.power_user, jnp.where(wrong, INQUISITOR_FINE, 0))
         witch = (kind == WITCH_SWAP) & (a > 0)
-        coins = jnp.where(witch, coins.at[actor].set(coins[target]).at[target].set(coins[actor]), coins)
+        coins = _swapped(coins, actor, target, witch)
         peasant_coins = jnp.where(holders.sum() == 2, 2, 1)
         coins = coins + jnp.where(round_over & peasants & holders, peasant_coins, 0)
         mine = coins[holder]
         from_bank = jnp.select([power == KING, power == QUEEN, power == FOOL, power == WIDOW],
                                [3, 2, 1, jnp.maximum(0, WIDOW_COINS - mine)], 0)
         judge = jnp.where(power == JUDGE, courthouse, 0)
-        coins = coins.at[holder].add(from_bank + judge)
+        coins = coins + jnp.where(seats == holder, from_bank + judge, 0)
         courthouse = courthouse - judge
         thief = power == THIEF
         coins = _pay(coins, (holder + 1) % n, holder, jnp.where(thief, 1, 0))
@@ -465,8 +467,8 @@ class MascaradeBatched(BatchedGame):
         right = jnp.where(shown_card == a, 0, 1)
         named = (characters[None, :, None] == a) & (jnp.arange(2) == right)[None, None, :]
         guessed = g.guesses + (guesses & is_actor)[:, None, None] * named
-        revealed_here = jnp.zeros(places, bool).at[jnp.where(reveals, claim_place, places)].set(True, mode="drop")
-        revealed_here = revealed_here | (guesses & (spots == guessed_place))
+        revealed_here = ((reveals[:, None] & (claim_place[:, None] == spots[None, :])).any(axis=0)
+                         | (guesses & (spots == guessed_place)))
         shown = jnp.where(revealed_here, cards, shown)
         handled = jnp.where(revealed_here, 0, handled)
         questions = (kind == QUESTION) & is_actor[:, None] & (seats == (actor + a) % n)[None, :]
@@ -480,26 +482,26 @@ class MascaradeBatched(BatchedGame):
     # --- the beliefs ----------------------------------------------------------------------
 
     def _learn(self, beliefs, cards, actor, p, q, swaps, handles, look_a, look_b, shown_places):
-        """This step's swap-or-not (the actor knows it, the others average), then its looks and reveals."""
-        n, places = self.num_players, self.num_places
-        spots = jnp.arange(places)
-        is_actor = jnp.arange(n) == actor
-        seen_by_actor = shown_places | (spots == look_a) | (spots == look_b)
-        seen = jnp.where(is_actor[:, None], seen_by_actor[None, :], shown_places[None, :])  # (n, P)
+        """This step's swap-or-not (the actor knows it, the others average), then its looks and reveals (the
+        reveals are seen by every seat, the looks by the actor)."""
+        spots = jnp.arange(self.num_places)
+        is_actor = jnp.arange(self.num_players) == actor
+        looked = (spots == look_a) | (spots == look_b)
         if self.exact:
-            return self._learn_exact(beliefs, cards, is_actor, p, q, swaps, handles, seen)
+            return self._learn_exact(beliefs, cards, is_actor, p, q, swaps, handles, looked, shown_places)
+        seen = shown_places[None, :] | (is_actor[:, None] & looked[None, :])  # (n, P)
         return self._learn_marginals(beliefs, cards, is_actor, p, q, swaps, handles, seen)
 
-    def _learn_exact(self, w, cards, is_actor, p, q, swaps, handles, seen):
-        p0, q0 = jnp.maximum(p, 0), jnp.maximum(q, 0)
-        moved = w[:, self._perms[p0, q0]]
-        watched = (w + moved) / 2
-        w = jnp.where(handles, jnp.where(is_actor[:, None], jnp.where(swaps, moved, w), watched), w)
-        agree = self._deals == self._kind_of[cards][None, :]  # (D, P)
-        keep = jnp.all(agree[None, :, :] | ~seen[:, None, :], axis=2)  # (n, D)
-        kept = w * keep
-        sees = seen.any(axis=1)
-        return jnp.where(sees[:, None], kept / kept.sum(axis=1, keepdims=True), w)
+    def _learn_exact(self, w, cards, is_actor, p, q, swaps, handles, looked, shown_places):
+        moved = w[:, self._perms[jnp.maximum(p, 0), jnp.maximum(q, 0)]]
+        knows = is_actor[:, None]
+        w = jnp.where(handles & (swaps | ~knows), jnp.where(knows, moved, (w + moved) / 2), w)
+        disagree = self._deals != self._kind_of[cards][None, :]  # (D, P)
+        kept_by_all = ~(disagree & shown_places[None, :]).any(axis=1)
+        kept_by_actor = kept_by_all & ~(disagree & looked[None, :]).any(axis=1)
+        w = jnp.where(jnp.where(knows, kept_by_actor[None, :], kept_by_all[None, :]), w, 0.0)
+        sees = shown_places.any() | (is_actor & looked.any())
+        return w / jnp.where(sees, w.sum(axis=1), 1.0)[:, None]
 
     def _learn_marginals(self, m, cards, is_actor, p, q, swaps, handles, seen):
         p0, q0 = jnp.maximum(p, 0), jnp.maximum(q, 0)
@@ -507,10 +509,11 @@ class MascaradeBatched(BatchedGame):
         mixed = (row_p + row_q) * 0.5
         new_p = jnp.where(is_actor[:, None], jnp.where(swaps, row_q, row_p), mixed)
         new_q = jnp.where(is_actor[:, None], jnp.where(swaps, row_p, row_q), mixed)
-        m = jnp.where(handles, m.at[:, p0].set(new_p).at[:, q0].set(new_q), m)
+        spots = jnp.arange(self.num_places)[None, :, None]
+        m = jnp.where(handles & (spots == p), new_p[:, None], jnp.where(handles & (spots == q), new_q[:, None], m))
         kinds = self._kind_of[cards]  # (P,)
         pinned = (kinds[:, None] == jnp.arange(len(self.kinds))[None, :]).astype(F32)  # (P, kinds)
-        at_seen = jnp.take_along_axis(m, kinds[None, :, None], axis=2)[:, :, 0]  # (n, P)
+        at_seen = (m * pinned[None]).sum(axis=2)  # (n, P)
         changed = seen & (at_seen < 1.0)
         m = jnp.where(changed[:, :, None], pinned[None], m)
         return self._correct(m, changed.any(axis=1))
@@ -535,10 +538,9 @@ class MascaradeBatched(BatchedGame):
 
         def deducing(carry):
             i, active, m = carry
-            found, _ = deduce(m)
-            return (i < places) & (active & found).any()
+            return (i < places) & active.any()
 
-        def deduction(carry):
+        def deduction(carry):  # a seat stops at its first pass that finds nothing
             i, active, m = carry
             found, struck = deduce(m)
             active = active & found
@@ -546,17 +548,14 @@ class MascaradeBatched(BatchedGame):
 
         _, _, m = jax.lax.while_loop(deducing, deduction, (I32(0), sighted, m))
 
-        def off(m):
-            return (jnp.abs(m.sum(axis=1) - copies) >= TOLERANCE).any(axis=1)
-
         def scaling(carry):
             i, active, m = carry
-            return (i < SINKHORN_PASSES) & (active & off(m)).any()
+            return (i < SINKHORN_PASSES) & active.any()
 
-        def scale(carry):
+        def scale(carry):  # a seat stops once every column is within the tolerance
             i, active, m = carry
-            active = active & off(m)
             columns = m.sum(axis=1)
+            active = active & (jnp.abs(columns - copies) >= TOLERANCE).any(axis=1)
             factor = jnp.where(columns > 0, copies / jnp.where(columns > 0, columns, 1.0), 0.0)
             scaled = m * factor[:, None, :]
             scaled = scaled / scaled.sum(axis=2, keepdims=True)
@@ -573,7 +572,7 @@ class MascaradeBatched(BatchedGame):
             probs = flat.reshape(self.num_places, len(self.kinds))
         else:
             probs = g.beliefs[seat]
-        return jnp.zeros((self.num_places, K), F32).at[:, self._kinds].set(probs)
+        return probs @ self._embed
 
     # --- for a critic in training --------------------------------------------------------
 
@@ -627,8 +626,9 @@ class MascaradeBatched(BatchedGame):
 
 def _pay(coins: jax.Array, payer, payee, amount) -> jax.Array:
     """A seat pays another; who must pay more than they have pays all they have."""
-    paid = jnp.minimum(amount, coins[payer])
-    return coins.at[payer].add(-paid).at[payee].add(paid)
+    seats = jnp.arange(coins.shape[0])
+    paid = jnp.minimum(amount, jnp.where(seats == payer, coins, 0).sum())
+    return coins + jnp.where(seats == payee, paid, 0) - jnp.where(seats == payer, paid, 0)
 
 
 def _end(coins: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -637,6 +637,13 @@ def _end(coins: jax.Array) -> tuple[jax.Array, jax.Array]:
     most = coins.max()
     broke = coins.min() <= 0
     return rich.any() | broke, jnp.where(rich.any(), rich, coins == most)
+
+
+def _swapped(values: jax.Array, i, j, swaps) -> jax.Array:
+    """`values` with entries i and j exchanged where `swaps`."""
+    at = jnp.arange(values.shape[0])
+    value_i, value_j = values[i], values[j]
+    return jnp.where(swaps & (at == i), value_j, jnp.where(swaps & (at == j), value_i, values))
 
 
 def _capped(count: jax.Array) -> jax.Array:
