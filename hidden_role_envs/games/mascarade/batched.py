@@ -403,7 +403,7 @@ class MascaradeBatched(BatchedGame):
             spy_other=jnp.where(spy_look, place_of[a], g.spy_other), revealed_seats=revealed_seats, fined=fined,
             beliefs=self._learn(g.beliefs, cards, actor, p, q, swaps, handles, look_a, look_b, shown_places),
         )
-        g2 = self._record(g2, g, kind, a, actor, p, q, handles, look_a, look_b, reveals, claim_place, guessed_place,
+        g2 = self._record(g2, kind, a, actor, p, q, handles, look_a, look_b, reveals, claim_place, guessed_place,
                           cards, announcement, announcer)
         finished = g2.replace(over=jnp.bool_(True), winners=winners, decision=I32(GAME_OVER), to_act=nobody)
         g2 = jax.tree_util.tree_map(lambda x, y: jnp.where(over, x, y), finished, g2)
@@ -426,7 +426,7 @@ class MascaradeBatched(BatchedGame):
 
     # --- the record ---------------------------------------------------------------------
 
-    def _record(self, g: MascaradeState, before: MascaradeState, kind, a, actor, p, q, handles, look_a, look_b,
+    def _record(self, g: MascaradeState, kind, a, actor, p, q, handles, look_a, look_b,
                 reveals, claim_place, guessed_place, cards, announcement, announcer) -> MascaradeState:
         """The public record of this step: the swap-or-not, the looks, the announcement, claim, question, reveals."""
         n, places = self.num_players, self.num_places
@@ -537,7 +537,7 @@ class MascaradeBatched(BatchedGame):
             return found, struck / struck.sum(axis=2, keepdims=True)
 
         def deducing(carry):
-            i, active, m = carry
+            i, active, _ = carry
             return (i < places) & active.any()
 
         def deduction(carry):  # a seat stops at its first pass that finds nothing
@@ -549,7 +549,7 @@ class MascaradeBatched(BatchedGame):
         _, _, m = jax.lax.while_loop(deducing, deduction, (I32(0), sighted, m))
 
         def scaling(carry):
-            i, active, m = carry
+            i, active, _ = carry
             return (i < SINKHORN_PASSES) & active.any()
 
         def scale(carry):  # a seat stops once every column is within the tolerance
@@ -588,8 +588,8 @@ class MascaradeBatched(BatchedGame):
     # --- the observation --------------------------------------------------------------
 
     def blocks(self, g: MascaradeState, seat) -> dict[str, jax.Array]:
-        n, places = self.num_players, self.num_places
-        seats, spots = jnp.arange(n), jnp.arange(places)
+        n = self.num_players
+        spots = jnp.arange(self.num_places)
         announcing = g.announcement != NOBODY
         asking = g.to_act != NOBODY
         claimed = (spots[None, :] == g.claim_place[:, None]).any(axis=0)
