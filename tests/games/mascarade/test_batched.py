@@ -13,7 +13,6 @@ from hidden_role_envs.games.mascarade import GAME
 from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
 from hidden_role_envs.games.mascarade.characters import CHARACTERS
 from hidden_role_envs.games.mascarade.config import configure
-from hidden_role_envs.games.mascarade.knowledge import EXACT_PLACES
 from tests.games.mascarade import test_rules
 
 parity = pytest.importorskip("tests.batched.parity")
@@ -69,10 +68,14 @@ def test_scenarios_scripted_and_random_games_match_the_reference_at_every_step(n
     assert check_table(n, parity_games(16)) > 20
 
 
-@pytest.mark.parametrize("n,arguments", [(6, {"extra_centre_cards": 2}), (8, {"characters": test_rules.SET8})],
-                         ids=["6 players + 2 centre cards", "8 players, a custom set"])
+SPY_AND_THIEF = ["Judge", "Spy", "Thief", "Widow", "Fool", "Cheat"]  # the Spy with two cards each, the Thief
+VARIANTS = [(3, {"characters": SPY_AND_THIEF}), (6, {"extra_centre_cards": 2}), (8, {"characters": test_rules.SET8})]
+
+
+@pytest.mark.parametrize("n,arguments", VARIANTS, ids=["3 players, the Spy and the Thief",
+                                                        "6 players + 2 centre cards (approximate knowledge)",
+                                                        "8 players, a custom set with the Peasants"])
 def test_the_constructor_arguments_match_the_reference(n, arguments, parity_games):
-    assert configure(n, **arguments).num_places > EXACT_PLACES  # the approximation, with centre cards or Peasants
     assert check_table(n, parity_games(16), **arguments) > 20
 
 
