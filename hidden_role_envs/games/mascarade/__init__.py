@@ -114,6 +114,15 @@ turn limit gives every seat 0 and the same infos, with `result:
 action under `illegal="penalize"` gives the mover -1, every other seat 0,
 and every seat's info `illegal_move`.
 
+## Batched engine
+`hidden_role_envs.batched.make("mascarade", num_players=5)` is this env's
+twin in JAX (`games/mascarade/batched.py`, needs the `jax` extra): the
+same arguments, the same observation as `env(history_length=0)` (every
+block, the exact or approximate `knowledge` included, to float32
+rounding), mask, rewards, ends and turn limit, for thousands of games at
+once; `env.setup({...})` takes the `setup` above. It has no event history
+(`history_length` is refused).
+
 ## Rules and rulings followed
 - Setup: 6 coins each, an empty courthouse, an unlimited bank (RULING).
   Cards in play: 6 at 4-5 players (2 or 1 in the centre), one per player at
@@ -230,6 +239,7 @@ GAME = GameDefinition(
     describe_table=text.describe_table,
     scripted_player=MascaradeScriptedPlayer,
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    batched="hidden_role_envs.games.mascarade.batched:MascaradeBatched",
     rules_text="hidden_role_envs.games.mascarade.rules_text",
     doc=__doc__,
 )
