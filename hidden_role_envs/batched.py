@@ -30,6 +30,9 @@ def make(name: str, num_players: int | None = None, max_turns: Any = DEFAULT, re
     game = registry.game(name)
     if game.batched is None:
         raise ValueError(f"{game.title} has no batched engine yet; games with one: {', '.join(available())}")
+    if arguments.get("illegal", "penalize") != "penalize":
+        raise ValueError("the batched engine always penalizes an illegal action (illegal='penalize'): it ends that "
+                         "game with -1 for the mover")
     reference = game.raw_env(num_players=num_players, max_turns=max_turns, reward=reward, **arguments)
     if reference.history_length:
         raise ValueError("the batched engine has no event history (history_length): its observation is env()'s "

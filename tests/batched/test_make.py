@@ -15,3 +15,9 @@ def test_the_arguments_of_env_are_checked_the_same_way():
 def test_an_event_history_is_refused_not_dropped():
     with pytest.raises(ValueError, match="history_length"):
         batched.make("secrets", num_players=5, history_length=8)
+
+
+def test_another_illegal_move_policy_is_refused_not_ignored():
+    with pytest.raises(ValueError, match="penalize"):
+        batched.make("secrets", num_players=5, illegal="raise")
+    assert batched.make("secrets", num_players=5, illegal="penalize").num_players == 5
