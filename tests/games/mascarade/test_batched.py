@@ -18,7 +18,7 @@ from tests.games.mascarade import test_rules
 parity = pytest.importorskip("tests.batched.parity")
 batched = pytest.importorskip("hidden_role_envs.batched")
 
-SCRIPTED_GAMES = 4  # per table, after the scenarios
+SCRIPTED_GAMES = 2  # per table, after the scenarios
 
 
 def random_setup(n: int, rng: np.random.Generator, **arguments) -> dict:
@@ -65,7 +65,7 @@ def check_table(n: int, games: int, **arguments) -> int:
 
 @pytest.mark.parametrize("n", range(2, 14))
 def test_scenarios_scripted_and_random_games_match_the_reference_at_every_step(n, parity_games):
-    assert check_table(n, parity_games(16)) > 20
+    assert check_table(n, parity_games(10)) > 20
 
 
 SPY_AND_THIEF = ["Judge", "Spy", "Thief", "Widow", "Fool", "Cheat"]  # the Spy with two cards each, the Thief
@@ -76,7 +76,7 @@ VARIANTS = [(3, {"characters": SPY_AND_THIEF}), (6, {"extra_centre_cards": 2}), 
                                                         "6 players + 2 centre cards (approximate knowledge)",
                                                         "8 players, a custom set with the Peasants"])
 def test_the_constructor_arguments_match_the_reference(n, arguments, parity_games):
-    assert check_table(n, parity_games(16), **arguments) > 20
+    assert check_table(n, parity_games(10), **arguments) > 20
 
 
 def test_the_scenarios_are_replayed():
