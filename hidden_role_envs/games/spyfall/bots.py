@@ -161,7 +161,7 @@ class SpyfallScriptedPlayer:
         v = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
         decision = int(np.argmax(v["decision"]))
         spy = bool(v["is_spy"][0])
-        suspicion = self.suspicion_as_seen(v) if spy else self.suspicion(v)
+        danger, suspicion = self.seen_by_the_non_spies(v) if spy else (0.0, self.suspicion(v))
         time_up = bool(v["clock"][1])
         if decision == BALLOT:
             accused = int(np.argmax(v["accusation"][1]))
@@ -174,7 +174,7 @@ class SpyfallScriptedPlayer:
             return self._accuse(suspicion)
         if decision not in (QUESTION, REPLY, WINDOW):
             raise ValueError(f"unknown decision {decision}")
-        stop = self._stop_the_clock(v, mask, suspicion, spy)
+        stop = self._stop_the_clock(v, mask, suspicion, spy, danger)
         if stop is not None:
             return stop
         if decision == QUESTION:
@@ -335,11 +335,11 @@ class SpyfallScriptedPlayer:
 
     # --- both --------------------------------------------------------------------------------
 
-    def _stop_the_clock(self, v, mask: np.ndarray, suspicion: np.ndarray, spy: bool) -> int | None:
+    def _stop_the_clock(self, v, mask: np.ndarray, suspicion: np.ndarray, spy: bool, danger: float) -> int | None:
         """The spy names the location when `_guess` says so; anyone accuses a seat suspected at least ACCUSE_AT
         (the spy: as it models the non-spies' suspicion). None: the clock runs on."""
         if spy:
-            guess = self._guess(v, mask)
+            guess = self._guess(v, mask, danger)
             if guess is not None:
                 return guess
         can_accuse = any(mask[a] for a in self.actions.of_kind[ACCUSE])
@@ -347,7 +347,7 @@ class SpyfallScriptedPlayer:
             return self._accuse(suspicion)
         return None
 
-    def _guess(self, v, mask: np.ndarray) -> int | None:
+    def _guess(self, v, mask: np.ndarray, danger: float) -> int | None:
         """The spy names its likeliest location when sure of it, or when waiting looks worse than guessing now.
 
         Waiting is worse when the non-spies (seen from each location it
@@ -362,7 +362,7 @@ class SpyfallScriptedPlayer:
             return None
         if belief[best] >= GUESS_AT and self._fits(v, best):
             return guess
-        if self._danger(v) >= DANGER_AT:
+        if danger >= DANGER_AT:
             return guess
         if v["decision"][REPLY]:
             share = belief @ self.matrix[:, int(np.argmax(v["question_attribute"]))]
@@ -370,16 +370,14 @@ class SpyfallScriptedPlayer:
                 return guess
         return None
 
-    def _danger(self, v) -> float:
-        """How much the non-spies suspect this spy, averaged over where it believes the round is."""
-        return self._seen_as(v)[0]
-
-    def suspicion_as_seen(self, v) -> np.ndarray:
-        """The spy's stand-in for a non-spy's `suspicion`: the non-spies' suspicion of the other seats as it
-        models them (0 for itself), so that it accuses and votes as they would and gives itself away less."""
+    def seen_by_the_non_spies(self, v) -> tuple[float, np.ndarray]:
+        """The spy's danger (how much the non-spies suspect it) and its stand-in for a non-spy's `suspicion`:
+        theirs of the other seats as it models them (0 for itself), so that it accuses and votes as they would
+        and gives itself away less."""
         seen = self._seen_as(v)
+        danger = float(seen[0])
         seen[0] = 0
-        return seen / seen.sum()
+        return danger, seen / seen.sum()
 
     def _seen_as(self, v) -> np.ndarray:
         """[seat]: how much the non-spies suspect each seat (this spy at 0), averaged over where it believes the
