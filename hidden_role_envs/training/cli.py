@@ -2,6 +2,7 @@
 
     hidden-roles train secrets
     hidden-roles evaluate hoax --players 4 --seats scripted,random
+    hidden-roles league hoax --players 4 --agents random,scripted
     hidden-roles play mascarade --opponents scripted
 
 Each command is also a module (`python -m hidden_role_envs.training.evaluate`, ...);
@@ -14,8 +15,10 @@ import importlib
 import sys
 
 COMMANDS = {
-    "train": ("hidden_role_envs.training.train", "train MaskablePPO by self-play (or PPO on Ray RLlib: --backend rllib)"),
+    "train": ("hidden_role_envs.training.train",
+              "train a policy by self-play PPO on the batched engine (or --backend sb3, --backend rllib)"),
     "evaluate": ("hidden_role_envs.training.evaluate", "win rates of policies in seeded games, with confidence intervals"),
+    "league": ("hidden_role_envs.training.league", "a round-robin league between policies: ratings and a cross-table"),
     "play": ("hidden_role_envs.training.play", "play one seat yourself in the terminal"),
     "bench": ("hidden_role_envs.benchmarks.suite", "throughput and memory of the games against PettingZoo's classic games"),
 }

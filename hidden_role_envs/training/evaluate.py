@@ -163,9 +163,10 @@ def play(
     on_game_done: Callable[[], None] = lambda: None,
     transcripts: str | None = None,
     text: TextOptions = TextOptions(),
+    on_winners: Callable[[list[int]], None] = lambda winners: None,
 ) -> tuple[list[int], int, list]:
     """Play `games` seeded games; the wins of each name's player (indexed like `plan`), the games truncated, and the
-    players (a text seat keeps its figures)."""
+    players (a text seat keeps its figures). `on_winners`: see `play_games`."""
     env = registry.make(game, num_players=num_players)
     models = {name: make_policy(name, env) for name in set(plan) if is_model_path(name)}
 
@@ -176,7 +177,7 @@ def play(
         return NarratedSeat(policy, env, str(name)) if transcripts else policy
 
     players = [player(i, name) for i, name in enumerate(plan)]
-    wins, truncated = play_games(env, players, games, seed, on_game_done, transcripts)
+    wins, truncated = play_games(env, players, games, seed, on_game_done, transcripts, on_winners)
     return wins, truncated, players
 
 
@@ -187,10 +188,12 @@ def play_games(
     seed: int,
     on_game_done: Callable[[], None] = lambda: None,
     transcripts: str | None = None,
+    on_winners: Callable[[list[int]], None] = lambda winners: None,
 ) -> tuple[list[int], int]:
     """Play `games` seeded games in `env` between `players` (one per seat, rotated one seat left each game); the
     wins of each player and the games truncated. A player with `sit(agent, game)` and `stand() -> transcript` is
-    told when each game starts and ends; with `transcripts`, each transcript goes to `transcripts/game-G-AGENT.md`."""
+    told when each game starts and ends; with `transcripts`, each transcript goes to `transcripts/game-G-AGENT.md`.
+    `on_winners` is told after each game which players (indices into `players`) won it."""
     agents = env.possible_agents
     num_players = len(agents)
     wins = [0] * num_players
@@ -214,6 +217,7 @@ def play_games(
                 env.step(players[player_at[agent]](observation))
         for agent in winners:
             wins[player_at[agent]] += 1
+        on_winners([player_at[agent] for agent in winners])
         truncated += not env.unwrapped.game_over
         for i in seated:
             transcript = players[i].stand()
@@ -367,12 +371,6 @@ def _text_columns(figures: TextFigures | None) -> list:
     ]
 
 
-# --- progress on stderr --------------------------------------------------
-
-
-# --- command line ----------------------------------------------------------
-
-
 def build_parser(prog: str = "python -m hidden_role_envs.training.evaluate") -> argparse.ArgumentParser:
     parser = Parser(
         prog=prog,
@@ -417,27 +415,37 @@ def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.
         return 130
 
 
-def _run(args: argparse.Namespace) -> int:
-    if args.game not in registry.GAMES:
-        raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(registry.GAMES)}")
+def table(game: str, players: int | None) -> Any:
+    """The env of the command line's game and table size (UsageError naming what is wrong)."""
+    if game not in registry.GAMES:
+        raise UsageError(f"unknown game {game!r}; choose from: {', '.join(registry.GAMES)}")
     try:
-        kwargs = {} if args.players is None else {"num_players": args.players}
-        probe = registry.make(args.game, **kwargs)
+        return registry.make(game, **({} if players is None else {"num_players": players}))
     except ValueError as error:  # the environment names the bad argument and the allowed range
         raise UsageError(f"--players: {error}") from None
-    num_players = probe.unwrapped.num_players
-    names = [name.strip() for name in args.seats.split(",")]
+
+
+def policy_names(text: str, probe: Any, option: str) -> list[str]:
+    """The comma-separated policies of `option`, each checked now (a missing model or agent fails before any game)."""
+    names = [name.strip() for name in text.split(",")]
     for name in names:
         if name in POLICY_NAMES:
             continue
         if not (is_model_path(name) or is_text_spec(name) or is_counter_spec(name)):
-            raise UsageError(f"unknown policy {name!r} in --seats; use random, scripted, trained, a saved policy "
+            raise UsageError(f"unknown policy {name!r} in {option}; use random, scripted, trained, a saved policy "
                              "(.npz) or model (.zip), always:<action name>, counter:<name>, text:module:name or "
                              "llm:MODEL@URL")
-        try:  # a missing model or agent fails now, not mid-run
+        try:
             text_agent(name) if is_text_spec(name) else make_policy(name, probe)
         except ValueError as error:
             raise UsageError(str(error)) from None
+    return names
+
+
+def _run(args: argparse.Namespace) -> int:
+    probe = table(args.game, args.players)
+    num_players = probe.unwrapped.num_players
+    names = policy_names(args.seats, probe, "--seats")
     try:
         plan = seat_plan(names, num_players)
     except ValueError as error:
