@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 
 
 class UsageError(Exception):
     """Bad input from the command line: reported in one line, no traceback."""
+
+
+def run_command(name: str, body: Callable[[], int]) -> int:
+    """Run a command: bad input is one `NAME: error: ...` line on stderr (status 2), Ctrl-C one line (130)."""
+    try:
+        return body()
+    except UsageError as error:
+        print(f"{name}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 130
 
 
 class Parser(argparse.ArgumentParser):

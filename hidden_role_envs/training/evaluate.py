@@ -97,7 +97,7 @@ import numpy as np
 from hidden_role_envs.core import registry
 from hidden_role_envs.policies import POLICY_NAMES, is_counter_spec, is_model_path, make_policy
 from hidden_role_envs.text.seat import DEFAULT_RETRIES, NarratedSeat, TextFigures, TextSeat, is_text_spec, text_agent
-from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
+from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int, run_command
 from hidden_role_envs.training.progress import progress_bar
 
 Z95 = 1.959963984540054
@@ -405,14 +405,7 @@ def build_parser(prog: str = "python -m hidden_role_envs.training.evaluate") -> 
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.training.evaluate") -> int:
-    try:
-        return _run(build_parser(prog).parse_args(argv))
-    except UsageError as error:
-        print(f"evaluate: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("evaluate: interrupted", file=sys.stderr)
-        return 130
+    return run_command("evaluate", lambda: _run(build_parser(prog).parse_args(argv)))
 
 
 def table(game: str, players: int | None) -> Any:

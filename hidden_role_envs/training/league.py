@@ -48,7 +48,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
+from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int, run_command
 from hidden_role_envs.training.evaluate import play, policy_names, table, wilson_interval
 from hidden_role_envs.training.progress import progress_bar
 
@@ -183,14 +183,7 @@ def build_parser(prog: str = "python -m hidden_role_envs.training.league") -> ar
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.training.league") -> int:
-    try:
-        return _run(build_parser(prog).parse_args(argv))
-    except UsageError as error:
-        print(f"league: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("league: interrupted", file=sys.stderr)
-        return 130
+    return run_command("league", lambda: _run(build_parser(prog).parse_args(argv)))
 
 
 def _run(args: argparse.Namespace) -> int:
