@@ -303,6 +303,13 @@ class HiddenRoleEnv(AECEnv):
         revealed, own = self._outcome
         return revealed, own[agent]
 
+    @property
+    def episode_events(self) -> tuple:
+        """Every event of the episode so far, oldest first, whoever saw it: hidden facts included (the deal, a
+        seat's own card, a secret vote), so it is for evaluating play, never for a policy to read."""
+        self._require_reset("episode_events")
+        return tuple(self._episode_events)
+
     def history(self, agent: str, start: int = 0) -> list[dict]:
         """Every event `agent`'s seat saw this episode, oldest first: plain dicts with readable names and
         the line of text the render shows (`text`, None for an event not worth a line). `start` skips the
