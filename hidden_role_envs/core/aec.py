@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from hidden_role_envs.core.behaviour import Behaviour
 from hidden_role_envs.core.checks import check_choice, check_int, check_mapping, check_seed
 from hidden_role_envs.core.definition import GameDefinition
 from hidden_role_envs.core.engine import named
@@ -302,6 +303,17 @@ class HiddenRoleEnv(AECEnv):
             return None
         revealed, own = self._outcome
         return revealed, own[agent]
+
+    @property
+    def episode_events(self) -> tuple:
+        """Every event of the episode so far, oldest first, whoever saw it: hidden facts included (the deal, a
+        seat's own card, a secret vote), so it is for evaluating play, never for a policy to read."""
+        self._require_reset("episode_events")
+        return tuple(self._episode_events)
+
+    def behaviour(self) -> list[Behaviour]:
+        """Each seat's claims, bluffs and challenges so far this episode, by seat (the game's `behaviour.tally`)."""
+        return self.definition.behaviour(self.episode_events, self.config)
 
     def history(self, agent: str, start: int = 0) -> list[dict]:
         """Every event `agent`'s seat saw this episode, oldest first: plain dicts with readable names and

@@ -9,7 +9,7 @@ anywhere else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from hidden_role_envs.core.actions import ActionTable
+from hidden_role_envs.core.behaviour import Behaviour
 from hidden_role_envs.core.engine import RulesEngine
 from hidden_role_envs.core.observation import Observer, Schema
 from hidden_role_envs.core.text import Words
@@ -64,6 +65,8 @@ class GameDefinition:
     describe_table: Callable[[RulesEngine], str]  # the public table in words
     scripted_player: Callable[[Any, int | None], Callable[[dict], int]]  # (config, seed) -> policy
     default_max_turns: Callable[[Any], int | None]  # the turn limit of a configuration when none is given
+    # (every event of an episode, config) -> each seat's claims and challenges (`games/<game>/behaviour.py`)
+    behaviour: Callable[[Sequence, Any], list[Behaviour]]
     turn_unit: str = "turns"  # what `max_turns` counts
     fixed_roles: FixedRoles | None = None
     # counter-strategies to the scripted player, by name: (config, seed) -> policy (`counter:<name>` in --seats)

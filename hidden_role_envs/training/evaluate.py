@@ -10,9 +10,15 @@ prints a table like
     policy                       seats/game  seat-games    wins  win rate  95% CI
     scripted                              1        2000    1087     0.543  [0.522, 0.565]
     random                                4        8000    2048     0.256  [0.247, 0.266]
+      games ended by the rules: 2000 (100%), stopped by the turn limit: 0 (0%)
     baseline: random in every seat, same deals and seats
     random in scripted's seats            1        2000     644     0.322  [0.302, 0.343]
     random in random's seats              4        8000    2349     0.294  [0.284, 0.304]
+      games ended by the rules: 2000 (100%), stopped by the turn limit: 0 (0%)
+    behaviour in the mix (what a claim and a challenge are: hidden_role_envs.games.secrets.behaviour)
+    policy                       claims/seat-game   false  caught  challenges/seat-game   right
+    scripted                                 0.00       -       -                  0.70   0.876
+    random                                   2.31   0.875   0.418                  0.79   0.874
     wrote evaluation.csv
 
 and writes the same rows to a CSV file (`--csv`, default `evaluation.csv`).
@@ -28,6 +34,21 @@ Policies (`--seats`, comma separated, one per seat):
   `module.name`, playing through its seat's view in words;
 - `llm:MODEL@URL`: a text agent served by an OpenAI-compatible
   chat-completions server (`hidden_role_envs.text.chat_completions`).
+
+Behaviour: below the table, each policy of the mix, over the seats it
+held: its claims per seat-game; `false`, the share of its claims that were
+false (its bluffs); `caught`, the share of its false claims that were
+caught; its challenges of others' claims per seat-game; `right`, the share
+of its challenges that were right (`-`: nothing to share). A win rate says
+how well a policy plays; these say how: by bluffing or by telling the
+truth, by calling bluffs or by letting them pass. What a claim, a catch and
+a challenge are is each game's own (`hidden_role_envs.games.<game>.behaviour`):
+Hoax's claims and Hoax calls, Mascarade's announcements and counter-claims,
+the claim of a Secrets Offer and its refusal (the scripted Secrets player
+never claims), Spyfall's answers and accusations. They are counted from
+every event of each game, hidden ones included (the env's
+`episode_events`). The CSV holds the five counts for every row, the
+baseline's too.
 
 Text agents: a refused reply is answered with the legal actions, `--retries`
 times (default 2); then a legal action drawn at random is played for the
@@ -89,12 +110,13 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from hidden_role_envs.core import registry
+from hidden_role_envs.core.behaviour import Behaviour
 from hidden_role_envs.policies import POLICY_NAMES, is_counter_spec, is_model_path, make_policy
 from hidden_role_envs.text.seat import DEFAULT_RETRIES, NarratedSeat, TextFigures, TextSeat, is_text_spec, text_agent
 from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int, run_command
@@ -135,6 +157,7 @@ class Row:
     wins: int
     truncated: int = 0  # games of this run stopped by the turn limit (no winner), not ended by the rules
     text: TextFigures | None = None  # a text agent's figures, over its seats
+    behaviour: Behaviour = field(default_factory=Behaviour)  # the claims and challenges of its seats, over all games
 
     @property
     def win_rate(self) -> float:
@@ -164,9 +187,10 @@ def play(
     transcripts: str | None = None,
     text: TextOptions = TextOptions(),
     on_winners: Callable[[list[int]], None] = lambda winners: None,
+    on_behaviour: Callable[[list[Behaviour]], None] | None = None,
 ) -> tuple[list[int], int, list]:
     """Play `games` seeded games; the wins of each name's player (indexed like `plan`), the games truncated, and the
-    players (a text seat keeps its figures). `on_winners`: see `play_games`."""
+    players (a text seat keeps its figures). `on_winners`, `on_behaviour`: see `play_games`."""
     env = registry.make(game, num_players=num_players)
     models = {name: make_policy(name, env) for name in set(plan) if is_model_path(name)}
 
@@ -177,7 +201,7 @@ def play(
         return NarratedSeat(policy, env, str(name)) if transcripts else policy
 
     players = [player(i, name) for i, name in enumerate(plan)]
-    wins, truncated = play_games(env, players, games, seed, on_game_done, transcripts, on_winners)
+    wins, truncated = play_games(env, players, games, seed, on_game_done, transcripts, on_winners, on_behaviour)
     return wins, truncated, players
 
 
@@ -189,11 +213,13 @@ def play_games(
     on_game_done: Callable[[], None] = lambda: None,
     transcripts: str | None = None,
     on_winners: Callable[[list[int]], None] = lambda winners: None,
+    on_behaviour: Callable[[list[Behaviour]], None] | None = None,
 ) -> tuple[list[int], int]:
     """Play `games` seeded games in `env` between `players` (one per seat, rotated one seat left each game); the
     wins of each player and the games truncated. A player with `sit(agent, game)` and `stand() -> transcript` is
     told when each game starts and ends; with `transcripts`, each transcript goes to `transcripts/game-G-AGENT.md`.
-    `on_winners` is told after each game which players (indices into `players`) won it."""
+    `on_winners` is told after each game which players (indices into `players`) won it; `on_behaviour`, if given,
+    each player's claims and challenges in it (indexed like `players`)."""
     agents = env.possible_agents
     num_players = len(agents)
     wins = [0] * num_players
@@ -218,6 +244,9 @@ def play_games(
         for agent in winners:
             wins[player_at[agent]] += 1
         on_winners([player_at[agent] for agent in winners])
+        if on_behaviour is not None:
+            by_seat = env.unwrapped.behaviour()
+            on_behaviour([by_seat[agents.index(agent)] for agent in seat_of])
         truncated += not env.unwrapped.game_over
         for i in seated:
             transcript = players[i].stand()
@@ -245,13 +274,15 @@ def evaluate(
     rows = []
     runs = [("mix", plan)] + ([("baseline", ["random"] * num_players)] if baseline else [])
     for run_index, (run, played) in enumerate(runs):
+        behaviour: list[list[Behaviour]] = []  # per game, per player
         wins, truncated, players = play(game_name, num_players, played, games, seed, run_index, on_game_done,
-                                        transcripts if run == "mix" else None, text)
+                                        transcripts if run == "mix" else None, text, on_behaviour=behaviour.append)
         for name in dict.fromkeys(plan):  # each policy once, in order of first seat
             held = [i for i, n in enumerate(plan) if n == name]
             figures = [players[i].figures for i in held if isinstance(players[i], TextSeat)]
             rows.append(Row(run, played[held[0]], name, len(held), len(held) * games, sum(wins[i] for i in held),
-                            truncated, sum(figures, TextFigures()) if figures else None))
+                            truncated, sum(figures, TextFigures()) if figures else None,
+                            sum((game[i] for game in behaviour for i in held), Behaviour())))
     return rows
 
 
@@ -274,7 +305,26 @@ def format_table(game_name: str, num_players: int, plan: list[str], games: int, 
             f"  [{low:.3f}, {high:.3f}]"
         )
     lines.append(_endings(rows, previous_run, games))
-    return "\n".join(lines + _text_figures(rows))
+    return "\n".join(lines + _behaviour_figures(game_name, rows) + _text_figures(rows))
+
+
+def _behaviour_figures(game_name: str, rows: list[Row]) -> list[str]:
+    """How each policy of the mix played: how much it claimed and bluffed, how often it challenged, and how well."""
+    lines = [
+        f"behaviour in the mix (what a claim and a challenge are: {registry.game(game_name).behaviour.__module__})",
+        f"{'policy':<28} {'claims/seat-game':>16} {'false':>7} {'caught':>7} {'challenges/seat-game':>21} {'right':>7}",
+    ]
+    for row in rows:
+        if row.run == "mix":
+            b = row.behaviour
+            lines.append(f"{row.policy:<28} {b.claims / row.seat_games:>16.2f} {_share(b.false_claim_share):>7} "
+                         f"{_share(b.caught_share):>7} {b.challenges / row.seat_games:>21.2f} "
+                         f"{_share(b.right_share):>7}")
+    return lines
+
+
+def _share(share: float | None) -> str:
+    return "-" if share is None else f"{share:.3f}"
 
 
 def _text_figures(rows: list[Row]) -> list[str]:
@@ -326,6 +376,12 @@ CSV_COLUMNS = [
     "prompt_tokens_per_decision",
     "belief_log_loss",
     "belief_log_loss_floor",
+    # the claims and challenges of the policy's seats, over all games (see hidden_role_envs.core.behaviour)
+    "claims",
+    "false_claims",
+    "false_claims_caught",
+    "challenges",
+    "challenges_right",
 ]
 
 
@@ -353,6 +409,7 @@ def write_csv(path: str, game_name: str, num_players: int, plan: list[str], game
                     f"{high:.4f}",
                     row.truncated,
                     *_text_columns(row.text),
+                    *row.behaviour.counts(),
                 ]
             )
 

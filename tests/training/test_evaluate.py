@@ -127,3 +127,33 @@ def test_wilson_interval_matches_known_values():
     assert low == 0.0 and round(high, 4) == 0.2775
     low, high = wilson_interval(1000, 2000)
     assert high - low == pytest.approx(2 * 1.96 * (0.25 / 2000) ** 0.5, rel=0.01)
+
+
+def test_the_behaviour_of_each_policy_is_printed_below_the_table_and_written_to_csv(tmp_path):
+    result = evaluate("hoax", "--players", "4", "--games", "10", "--seats", "scripted,random", "--no-progress",
+                      "--csv", str(tmp_path / "e.csv"))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("behaviour in the mix"))
+    assert "hidden_role_envs.games.hoax.behaviour" in lines[start]
+    assert lines[start + 1].split() == ["policy", "claims/seat-game", "false", "caught", "challenges/seat-game",
+                                        "right"]
+    printed = {line.split()[0]: line.split()[1:] for line in lines[start + 2:start + 4]}
+    assert set(printed) == {"scripted", "random"}
+
+    with open(tmp_path / "e.csv", newline="") as f:
+        records = list(csv.DictReader(f))
+    columns = ["claims", "false_claims", "false_claims_caught", "challenges", "challenges_right"]
+    for record in records:
+        claims, false_claims, caught, challenges, right = (int(record[c]) for c in columns)
+        assert 0 <= caught <= false_claims <= claims and 0 <= right <= challenges
+    for record in records[:2]:  # the mix: the figures printed are the CSV's counts
+        claims, false_claims, caught, challenges, right = (int(record[c]) for c in columns)
+        seat_games = int(record["seat_games"])
+        per_game, false_share, caught_share, challenges_per_game, right_share = printed[record["policy"]]
+        assert float(per_game) == pytest.approx(claims / seat_games, abs=0.005)
+        assert float(challenges_per_game) == pytest.approx(challenges / seat_games, abs=0.005)
+        assert false_share == (f"{false_claims / claims:.3f}" if claims else "-")
+        assert caught_share == (f"{caught / false_claims:.3f}" if false_claims else "-")
+        assert right_share == (f"{right / challenges:.3f}" if challenges else "-")
+    assert sum(int(records[1][c]) for c in columns) > 0  # random players claim and call Hoax

@@ -221,7 +221,7 @@ Changes from version 0:
 """
 
 from hidden_role_envs.core.definition import GameDefinition
-from hidden_role_envs.games.hoax import events, text
+from hidden_role_envs.games.hoax import behaviour, events, text
 from hidden_role_envs.games.hoax.actions import hoax_actions
 from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant, HoaxScriptedPlayer
 from hidden_role_envs.games.hoax.cards import MAX_PLAYERS, MIN_PLAYERS
@@ -251,6 +251,7 @@ GAME = GameDefinition(
     scripted_player=HoaxScriptedPlayer,
     counter_strategies={"accuse-last-claimant": AccuseTheLastClaimant},
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    behaviour=behaviour.tally,
     rules_text="hidden_role_envs.games.hoax.rules_text",
     doc=__doc__,
     batched="hidden_role_envs.games.hoax.batched:HoaxBatched",

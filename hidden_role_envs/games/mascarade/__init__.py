@@ -210,7 +210,7 @@ Changes from version 0:
 """
 
 from hidden_role_envs.core.definition import GameDefinition
-from hidden_role_envs.games.mascarade import events, text
+from hidden_role_envs.games.mascarade import behaviour, events, text
 from hidden_role_envs.games.mascarade.actions import mascarade_actions
 from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
 from hidden_role_envs.games.mascarade.characters import MAX_PLAYERS, MIN_PLAYERS
@@ -239,6 +239,7 @@ GAME = GameDefinition(
     describe_table=text.describe_table,
     scripted_player=MascaradeScriptedPlayer,
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    behaviour=behaviour.tally,
     batched="hidden_role_envs.games.mascarade.batched:MascaradeBatched",
     rules_text="hidden_role_envs.games.mascarade.rules_text",
     doc=__doc__,

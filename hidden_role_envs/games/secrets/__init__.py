@@ -123,7 +123,7 @@ Changes from version 0:
 """
 
 from hidden_role_envs.core.definition import GameDefinition
-from hidden_role_envs.games.secrets import events, text
+from hidden_role_envs.games.secrets import behaviour, events, text
 from hidden_role_envs.games.secrets.actions import secrets_actions
 from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
 from hidden_role_envs.games.secrets.cards import MAX_PLAYERS, MIN_PLAYERS
@@ -155,6 +155,7 @@ GAME = GameDefinition(
     describe_table=text.describe_table,
     scripted_player=SecretsScriptedPlayer,
     default_max_turns=lambda config: DEFAULT_MAX_TURNS,
+    behaviour=behaviour.tally,
     batched="hidden_role_envs.games.secrets.batched:SecretsBatched",
     rules_text="hidden_role_envs.games.secrets.rules_text",
     doc=__doc__,

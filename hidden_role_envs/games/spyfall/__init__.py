@@ -179,7 +179,7 @@ Changes from version 0:
 """
 
 from hidden_role_envs.core.definition import FixedRoles, GameDefinition
-from hidden_role_envs.games.spyfall import events, text
+from hidden_role_envs.games.spyfall import behaviour, events, text
 from hidden_role_envs.games.spyfall.actions import spyfall_actions
 from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
 from hidden_role_envs.games.spyfall.config import ARGUMENTS, configure
@@ -216,6 +216,7 @@ GAME = GameDefinition(
     describe_table=text.describe_table,
     scripted_player=SpyfallScriptedPlayer,
     default_max_turns=lambda config: TURN_LIMIT_OVER_LONGEST_GAME * longest_game(config),
+    behaviour=behaviour.tally,
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
     rules_text="hidden_role_envs.games.spyfall.rules_text",

@@ -43,5 +43,6 @@ GAME = GameDefinition(
     describe_table=game.describe_table,
     scripted_player=game.ToyPlayer,
     default_max_turns=lambda config: 50,
+    behaviour=game.behaviour,
     doc=__doc__,
 )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hidden_role_envs.core.actions import Action, ActionTable
+from hidden_role_envs.core.behaviour import Behaviour
 from hidden_role_envs.core.engine import Outcome, PerSeat, RulesEngine, SeatText
 from hidden_role_envs.core.events import SEAT, ByKind, NameField, event_kind
 from hidden_role_envs.core.knowledge import DealBeliefs, DealTable
@@ -220,6 +221,11 @@ def words(config: ToyConfig, viewer: int) -> Words:
 def describe_table(engine: ToyGame) -> str:
     alive = ", ".join(agent_name(s) for s in range(engine.num_players) if engine.table.alive[s])
     return f"Colours, {engine.num_players} players; still in: {alive}"
+
+
+def behaviour(events, config: ToyConfig) -> list[Behaviour]:
+    """Nobody claims or challenges anything in this game: every count is 0."""
+    return [Behaviour()] * config.num_players
 
 
 class ToyPlayer:

@@ -1,0 +1,42 @@
+"""Spyfall's tally of answers and accusations: a fixed deal with known answers, and seeded random games."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hidden_role_envs import spyfall_v1
+from hidden_role_envs.core.behaviour import Behaviour
+from tests.games.spyfall.test_rules import accuse, answer, ask, exchange, new_env, play, vote
+from tests.support import play_trace, uniform_choice
+
+
+def test_false_answers_and_accusations_are_counted_per_seat():
+    env = new_env(5, location="Bank", spy=1, dealer=0)  # the Bank: indoors, not loud, weapons
+    play(env, exchange(5, 0, 1, "indoors", False)  # the spy answers falsely
+         + exchange(5, 1, 2, "loud", True)  # a non-spy lies
+         + [ask(5, 2, 3, "weapons"), answer(3, True)]
+         + [accuse(5, 4, 2)] + vote(5, 4, 2, no=(0,))  # a wrong accusation, acquitted
+         + [accuse(5, 0, 1)] + vote(5, 0, 1))  # the spy convicted: its false answer is caught
+    assert env.unwrapped.game_over
+    assert env.unwrapped.behaviour() == [
+        Behaviour(challenges=1, challenges_right=1),
+        Behaviour(claims=1, false_claims=1, false_claims_caught=1),
+        Behaviour(claims=1, false_claims=1),
+        Behaviour(claims=1),
+        Behaviour(challenges=1),
+    ]
+
+
+def test_counts_are_consistent_in_random_games():
+    env = spyfall_v1.env(num_players=5, num_rounds=3)
+    rng = np.random.default_rng(0)
+    total = Behaviour()
+    for seed in range(20):
+        env.reset(seed=seed)
+        play_trace(env, uniform_choice(rng))
+        for seat in env.unwrapped.behaviour():
+            assert seat.false_claims <= seat.claims and seat.false_claims_caught <= seat.false_claims
+            assert seat.challenges_right <= seat.challenges
+            total += seat
+    assert total.claims > total.false_claims > total.false_claims_caught > 0
+    assert total.challenges > total.challenges_right > 0
