@@ -68,3 +68,25 @@ def test_bad_layer_sizes_are_refused_in_one_line(capsys):
     assert train.main(["secrets", "--hidden", "256,0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "expected layer sizes such as 256,256, got '256,0'" in err[0]
+
+
+def test_the_league_takes_the_imitation_then_past_versions_and_a_best_response_the_imitation_alone():
+    from hidden_role_envs.training.selfplay.trainer import opponents
+
+    clone, past, current = {"who": "clone"}, [{"who": "past 1"}, {"who": "past 2"}], {"who": "current"}
+    assert opponents(clone, past, current, best_response=False) == [clone, *past]
+    assert opponents(clone, [], current, best_response=False) == [clone, current]
+    assert opponents(None, [], current, best_response=False) == [current]
+    assert opponents(clone, past, current, best_response=True) == [clone]
+
+
+def test_a_best_response_plays_every_game_against_the_imitation_and_needs_one(tmp_path):
+    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
+    from hidden_role_envs.training.arguments import UsageError
+
+    args = build_parser("train").parse_args(["hoax", "--best-response", "--out", str(tmp_path)])
+    settings = settings_from(args)
+    assert settings.best_response and settings.league_share == 1.0
+    args = build_parser("train").parse_args(["hoax", "--best-response", "--imitation-steps", "0"])
+    with pytest.raises(UsageError, match="--imitation-steps must be > 0"):
+        settings_from(args)

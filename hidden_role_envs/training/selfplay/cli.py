@@ -50,6 +50,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--learning-rate", type=positive_float, default=1e-4, help="Adam's step size (default 1e-4)")
     parser.add_argument("--league-share", type=_share, default=0.6,
                         help="share of games where the other seats are a frozen opponent (default 0.6)")
+    parser.add_argument("--best-response", action="store_true",
+                        help="train against the scripted player's imitation alone, in every game (no self-play, no "
+                        "past versions): a best response, whose win rate against the scripted players measures how "
+                        "exploitable they are")
     parser.add_argument("--critic", choices=("roles", "plain"), default="roles",
                         help="roles: the critic also reads the true roles in training (default); plain: it does not")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -66,11 +70,14 @@ def settings_from(args: argparse.Namespace):
     out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}")
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a folder")
+    if args.best_response and not args.imitation_steps:
+        raise UsageError("--best-response plays against the scripted player's imitation: --imitation-steps must be > 0")
     return Settings(
         args.game, num_players, args.timesteps, args.seed, out, args.eval_every, args.eval_games, args.final_games,
         progress=not args.no_progress, imitation_steps=args.imitation_steps, imitation_epochs=args.imitation_epochs,
         hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs, learning_rate=args.learning_rate,
-        league_share=args.league_share, critic_sees_roles=args.critic == "roles",
+        league_share=1.0 if args.best_response else args.league_share, critic_sees_roles=args.critic == "roles",
+        best_response=args.best_response,
     )
 
 

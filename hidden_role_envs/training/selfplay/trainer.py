@@ -44,6 +44,7 @@ class Settings:
     learning_rate: float = 1e-4
     league_share: float = 0.6
     critic_sees_roles: bool = True
+    best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
     processes: int = os.cpu_count() or 1  # for recording the scripted player
 
@@ -99,9 +100,8 @@ class Run:
         self.learning_seconds = 0.0  # PPO alone: rollouts, updates, nothing of the evaluations
         try:
             while decisions < s.timesteps:
-                opponents = [clone] if clone is not None else []
-                opponents += self.pool or [run["params"]]
-                run["opponent"] = opponents[iteration % len(opponents)]
+                cycle = opponents(clone, self.pool, run["params"], s.best_response)
+                run["opponent"] = cycle[iteration % len(cycle)]
                 started = time.perf_counter()
                 run, metrics = self.trainer.iteration(run)
                 metrics = {k: float(v) for k, v in metrics.items()}  # (waits for the iteration)
@@ -163,6 +163,14 @@ class Run:
         write_curve(os.path.join(s.out, "curve.csv"), self.points)
         plot_curve(os.path.join(s.out, "learning_curve.png"), self.points,
                    f"{s.game}, {s.num_players} players, seed {s.seed}")
+
+
+def opponents(clone: dict | None, pool: list[dict], current: dict, best_response: bool) -> list[dict]:
+    """The frozen policies the league games take in turn: the scripted player's imitation, then the past versions
+    kept (the current one until there is any); a best response meets the imitation alone."""
+    if best_response:
+        return [clone]
+    return ([clone] if clone is not None else []) + (pool or [current])
 
 
 def train(s: Settings) -> dict[str, Row]:
