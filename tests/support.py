@@ -152,3 +152,20 @@ def check_forbidden(env, value):
     present = set(value) & legal_names(env)
     assert not present, f"should not be legal: {present}"
 
+
+
+def random_games_behaviour(env, games: int, seed: int = 0):
+    """The behaviour of every seat summed over `games` seeded random games, each seat's counts checked to be
+    consistent (bluffs within claims, bluffs caught within bluffs, right challenges within challenges)."""
+    from hidden_role_envs.core.behaviour import Behaviour
+
+    rng = np.random.default_rng(seed)
+    total = Behaviour()
+    for game in range(games):
+        env.reset(seed=game)
+        play_trace(env, uniform_choice(rng))
+        for seat in env.unwrapped.behaviour():
+            assert seat.false_claims <= seat.claims and seat.false_claims_caught <= seat.false_claims
+            assert seat.challenges_right <= seat.challenges
+            total += seat
+    return total

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from hidden_role_envs import hoax_v1
 from hidden_role_envs.core.behaviour import Behaviour
 from tests.games.hoax.test_rules import BUT, COU, EXW, FIVE, FIVE_START, LOV, SIL, new_env, no_calls, play, vote
-from tests.support import play_trace, uniform_choice
+from tests.support import random_games_behaviour
 
 
 def test_bluffs_calls_and_checks_are_counted_per_seat():
@@ -45,13 +43,5 @@ def test_an_immunity_claim_is_a_claim_and_can_be_caught():
 
 def test_counts_are_consistent_in_random_games():
     env = hoax_v1.env(num_players=4)
-    rng = np.random.default_rng(0)
-    total = Behaviour()
-    for seed in range(20):
-        env.reset(seed=seed)
-        play_trace(env, uniform_choice(rng))
-        for seat in env.unwrapped.behaviour():
-            assert seat.false_claims <= seat.claims and seat.false_claims_caught <= seat.false_claims
-            assert seat.challenges_right <= seat.challenges
-            total += seat
+    total = random_games_behaviour(env, 20)
     assert total.claims and total.false_claims_caught and total.challenges and total.challenges_right

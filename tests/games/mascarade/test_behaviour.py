@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from hidden_role_envs import mascarade_v1
 from hidden_role_envs.core.behaviour import Behaviour
 from tests.games.mascarade.test_rules import D5, new_env, passes, play, prep
-from tests.support import play_trace, uniform_choice
+from tests.support import random_games_behaviour
 
 # D5: seat 0 Judge, 1 Bishop, 2 Fool, 3 Queen, 4 Witch, the Cheat in the centre
 
@@ -40,14 +38,6 @@ def test_the_cards_are_followed_through_real_swaps():
 
 def test_counts_are_consistent_in_random_games():
     env = mascarade_v1.env(num_players=5)
-    rng = np.random.default_rng(0)
-    total = Behaviour()
-    for seed in range(10):
-        env.reset(seed=seed)
-        play_trace(env, uniform_choice(rng))
-        for seat in env.unwrapped.behaviour():
-            assert seat.false_claims <= seat.claims and seat.false_claims_caught <= seat.false_claims
-            assert seat.challenges_right <= seat.challenges
-            total += seat
+    total = random_games_behaviour(env, 10)
     assert total.claims > total.false_claims > total.false_claims_caught > 0
     assert total.challenges > total.challenges_right > 0

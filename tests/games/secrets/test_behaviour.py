@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from hidden_role_envs import secrets_v1
 from hidden_role_envs.core.behaviour import Behaviour
 from tests.games.secrets.test_rules import DA, JOU, SCI, T4, new_env, play, turn
-from tests.support import play_trace, uniform_choice
+from tests.support import random_games_behaviour
 
 
 def test_claims_refusals_and_interceptions_are_counted_per_seat():
@@ -27,14 +25,6 @@ def test_claims_refusals_and_interceptions_are_counted_per_seat():
 
 def test_counts_are_consistent_in_random_games():
     env = secrets_v1.env(num_players=5)
-    rng = np.random.default_rng(0)
-    total = Behaviour()
-    for seed in range(10):
-        env.reset(seed=seed)
-        play_trace(env, uniform_choice(rng))
-        for seat in env.unwrapped.behaviour():
-            assert seat.false_claims <= seat.claims and seat.false_claims_caught <= seat.false_claims
-            assert seat.challenges_right <= seat.challenges
-            total += seat
+    total = random_games_behaviour(env, 10)
     assert total.claims > total.false_claims > total.false_claims_caught > 0
     assert total.challenges > total.challenges_right > 0
