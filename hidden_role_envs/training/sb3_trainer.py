@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import os
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,9 +77,12 @@ class Run:
         self.baselines = random_baselines(s.game, s.num_players, s.eval_games, s.seed)
         self.points: list[CurvePoint] = []
         self.pool: list[str] = []
+        self.evaluation_seconds = 0.0  # spent in checkpoints, left out of the learning rate
+        self.decisions_per_second = float("nan")  # learner decisions per second of PPO and rehearsals, once learned
 
     def checkpoint(self, step: int) -> None:
         """Save the model, evaluate it, extend the curve, and make it one of the opponents."""
+        started = time.perf_counter()
         s = self.s
         path = os.path.join(s.out, "checkpoints", f"step_{step}.zip")
         self.model.save(path)
@@ -92,6 +96,7 @@ class Run:
         self.pool.append(path)
         del self.pool[: -s.pool_size]
         self.venv.env_method("set_opponents", opponent_pool(self.pool))
+        self.evaluation_seconds += time.perf_counter() - started
 
     def rehearse(self) -> None:
         if self.demos is not None and self.s.rehearsal_batches:
@@ -101,7 +106,10 @@ class Run:
         s = self.s
         bar = progress_bar(s.timesteps, f"train {s.game}", enabled=s.progress)
         try:
+            started = time.perf_counter()
             self.model.learn(total_timesteps=s.timesteps, callback=Schedule(self, bar), tb_log_name="ppo")
+            learning = time.perf_counter() - started - self.evaluation_seconds
+            self.decisions_per_second = self.model.num_timesteps / learning
             if not self.points or self.points[-1].timesteps < self.model.num_timesteps:
                 self.checkpoint(self.model.num_timesteps)
         finally:
@@ -141,11 +149,6 @@ class Schedule(BaseCallback):
             self.bar.update(self.num_timesteps - self.last)
         self.last = self.num_timesteps
         return True
-
-
-def train(s: Settings) -> dict[str, Row]:
-    """Train, evaluate along the way, save everything under `s.out`; return the final evaluation."""
-    return Run(s).learn()
 
 
 def warm_start(model, s: Settings) -> imitation.Demonstrations:

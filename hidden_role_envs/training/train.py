@@ -120,11 +120,13 @@ def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.
         return 2
     started = time.perf_counter()
     try:
-        final = sb3_trainer.train(settings)
+        run = sb3_trainer.Run(settings)
+        final = run.learn()
     except KeyboardInterrupt:
         print("train: interrupted", file=sys.stderr)
         return 130
-    print_finished(settings, final, "model.zip", started)
+    rate = f"learned at {run.decisions_per_second:,.0f} learner decisions/s"
+    print_finished(settings, final, "model.zip", started, rate)
     return 0
 
 

@@ -1,7 +1,10 @@
 """A short self-play training run, the saved model reloaded and evaluated, and the `hidden-roles` CLI."""
 
+import contextlib
 import csv
+import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,15 +21,28 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def smoke_run(tmp_path_factory):
+def smoke(tmp_path_factory):
+    """A tiny SB3 run: its folder and what it printed."""
     out = tmp_path_factory.mktemp("run")
-    code = train.main(
-        ["hoax", "--backend", "sb3", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
-         "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--imitation-steps", "200",
-         "--imitation-epochs", "2", "--learning-rate", "5e-4", "--no-progress", "--out", str(out)]
-    )
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = train.main(
+            ["hoax", "--backend", "sb3", "--players", "3", "--timesteps", "2048", "--envs", "1", "--eval-every", "1024",
+             "--eval-games", "10", "--final-games", "20", "--pool-size", "1", "--imitation-steps", "200",
+             "--imitation-epochs", "2", "--learning-rate", "5e-4", "--no-progress", "--out", str(out)]
+        )
     assert code == 0
-    return out
+    return out, printed.getvalue()
+
+
+@pytest.fixture(scope="module")
+def smoke_run(smoke):
+    return smoke[0]
+
+
+def test_a_run_says_how_fast_it_learned(smoke):
+    rates = re.findall(r"^learned at ([\d,]+) learner decisions/s$", smoke[1], re.M)
+    assert len(rates) == 1 and int(rates[0].replace(",", "")) > 0
 
 
 def test_a_run_leaves_the_model_the_curve_and_the_table(smoke_run):
