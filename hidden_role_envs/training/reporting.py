@@ -100,12 +100,12 @@ def format_final(game: str, num_players: int, games: int, final: dict[str, Row])
     return "\n".join(lines)
 
 
-def print_finished(settings, final: dict[str, Row], model_file: str, started: float, rate: str = "") -> None:
-    """How every trainer ends: the final table, `rate` if given, and the files it wrote with the minutes taken."""
+def print_finished(settings, final: dict[str, Row], model_file: str, started: float,
+                   decisions_per_second: float) -> None:
+    """How every trainer ends: the final table, how fast it learned, and the files it wrote with the minutes taken."""
     print(format_final(settings.game, settings.num_players, settings.final_games, final))
     minutes = (time.perf_counter() - started) / 60
-    if rate:
-        print(rate)
+    print(f"learned at {decisions_per_second:,.0f} learner decisions/s")
     imitation_log = "imitation.csv, " if settings.imitation_steps else ""
     print(f"wrote {settings.out}/: {model_file}, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
           f"checkpoints/, tensorboard/ ({minutes:.1f} min)")

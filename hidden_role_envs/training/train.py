@@ -125,8 +125,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.
     except KeyboardInterrupt:
         print("train: interrupted", file=sys.stderr)
         return 130
-    rate = f"learned at {run.decisions_per_second:,.0f} learner decisions/s"
-    print_finished(settings, final, "model.zip", started, rate)
+    print_finished(settings, final, "model.zip", started, run.decisions_per_second)
     return 0
 
 

@@ -99,6 +99,5 @@ def main(argv: list[str], prog: str) -> int:
     except KeyboardInterrupt:
         print("train: interrupted", file=sys.stderr)
         return 130
-    rate = f"learned at {run.decisions_per_second:,.0f} learner decisions/s"
-    print_finished(settings, final, "model.npz", started, rate)
+    print_finished(settings, final, "model.npz", started, run.decisions_per_second)
     return 0
