@@ -101,6 +101,12 @@ class BatchedGame(ABC):
     def blocks(self, game: Any, seat: jax.Array) -> dict[str, jax.Array]:
         """Every block of `seat`'s observation in absolute seat order (its own private blocks only)."""
 
+    seats_leave: bool = False  # a seat can be out before the game ends (`out_of_play`)
+
+    def out_of_play(self, game: Any) -> jax.Array:
+        """bool[num_players]: seats that will not decide again and whose reward is paid (put out early)."""
+        return jnp.zeros(self.num_players, bool)
+
     critic_size: int = 0
 
     def critic_view(self, game: Any, seat: jax.Array) -> jax.Array:

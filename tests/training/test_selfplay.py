@@ -3,6 +3,7 @@
 import csv
 import os
 
+import numpy as np
 import pytest
 
 pytest.importorskip("jax", reason="the self-play trainer needs JAX (the train extra)")
@@ -90,3 +91,66 @@ def test_a_best_response_plays_every_game_against_the_imitation_and_needs_one(tm
     args = build_parser("train").parse_args(["hoax", "--best-response", "--imitation-steps", "0"])
     with pytest.raises(UsageError, match="--imitation-steps must be > 0"):
         settings_from(args)
+
+
+def _scripted_rollout(processes: int, steps: int = 12):
+    import jax
+
+    import hidden_role_envs.batched as batched
+    from hidden_role_envs.training.selfplay import network, ppo
+
+    env = batched.make("hoax", num_players=4)
+    arch = network.Architecture("hoax", 4, {}, env.layout.size, env.num_actions, (16,), 0)
+    settings = ppo.Settings(games=8, steps=steps, league_share=0.0, scripted_share=0.5)
+    trainer = ppo.Trainer(env, arch, settings, seed=3, processes=processes)
+    try:
+        run = trainer.start(jax.random.PRNGKey(0), ppo.new_params(jax.random.PRNGKey(1), env, arch))
+        _, samples, _ = jax.jit(trainer._rollout)(run["params"], run["opponent"], run["carry"])
+    finally:
+        trainer.close()
+    return env, jax.tree_util.tree_map(np.asarray, samples), run["carry"].learner_seats
+
+
+def test_in_scripted_games_the_learner_has_one_seat_and_the_scripted_player_every_other():
+    env, samples, learner_seats = _scripted_rollout(processes=1)
+    learner_seats = np.asarray(learner_seats)
+    assert (learner_seats[:4].sum(axis=1) == 1).all()  # the first half of the batch: scripted games
+    assert learner_seats[4:].all()  # the rest: self-play (league_share 0)
+    scripted = ~samples.learner[:, :4]
+    assert scripted.any() and samples.learner[:, :4].any()
+    replay = env.definition.scripted_player(env.config, 3)  # the same seed, asked in the same order
+    for step, game in zip(*np.nonzero(scripted)):
+        observation = {"observation": samples.observation[step, game], "action_mask": samples.mask[step, game]}
+        assert samples.action[step, game] == replay(observation)
+
+
+def test_helper_processes_share_the_scripted_decisions_and_play_legal_moves():
+    _, samples, _ = _scripted_rollout(processes=2)
+    scripted = ~samples.learner[:, :4]
+    actions = samples.action[:, :4][scripted]
+    assert samples.mask[:, :4][scripted][np.arange(len(actions)), actions].all()
+
+
+def test_the_scripted_share_reaches_the_trainer_and_must_be_a_share():
+    from hidden_role_envs.training.arguments import UsageError
+    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
+
+    assert settings_from(build_parser("train").parse_args(["hoax", "--scripted-share", "0.25"])).scripted_share == 0.25
+    assert settings_from(build_parser("train").parse_args(["hoax"])).scripted_share == 0.0
+    with pytest.raises(UsageError, match="expected a share from 0 to 1, got '1.5'"):
+        build_parser("train").parse_args(["hoax", "--scripted-share", "1.5"])
+
+
+def test_a_scripted_game_the_learner_is_out_of_is_dealt_again_at_once():
+    _, samples, _ = _scripted_rollout(processes=1, steps=150)
+    endings = 0
+    for game in range(4):  # the scripted games
+        start = 0
+        for end in np.flatnonzero(samples.done[:, game]):
+            seats = set(samples.actor[start:end + 1, game][samples.learner[start:end + 1, game]])
+            assert len(seats) == 1  # one learner seat per game
+            # the game ends where the learner is paid (put out, or the game over): it never sits out the rest
+            assert samples.rewards[end, game, seats.pop()] != 0
+            endings += 1
+            start = end + 1
+    assert endings >= 4

@@ -611,6 +611,11 @@ class HoaxBatched(BatchedGame):
         rows = jnp.append(one_hot(own, M)[None, :], shares[:, columns], axis=0)  # in turn order from the seat
         return rows[(jnp.arange(n) - seat) % n]
 
+    seats_leave = True  # an accusation puts a seat out, paid -1 there and then
+
+    def out_of_play(self, g: HoaxState) -> jax.Array:
+        return g.eliminated
+
     # --- for a critic in training --------------------------------------------------------
 
     @property

@@ -50,6 +50,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--learning-rate", type=positive_float, default=1e-4, help="Adam's step size (default 1e-4)")
     parser.add_argument("--league-share", type=_share, default=0.6,
                         help="share of games where the other seats are a frozen opponent (default 0.6)")
+    parser.add_argument("--scripted-share", type=_share, default=0.0,
+                        help="share of games where the other seats are the game's scripted player (default 0)")
     parser.add_argument("--best-response", action="store_true",
                         help="train against the scripted player's imitation alone, in every game (no self-play, no "
                         "past versions): a best response, whose win rate against the scripted players measures how "
@@ -76,7 +78,8 @@ def settings_from(args: argparse.Namespace):
         args.game, num_players, args.timesteps, args.seed, out, args.eval_every, args.eval_games, args.final_games,
         progress=not args.no_progress, imitation_steps=args.imitation_steps, imitation_epochs=args.imitation_epochs,
         hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs, learning_rate=args.learning_rate,
-        league_share=1.0 if args.best_response else args.league_share, critic_sees_roles=args.critic == "roles",
+        league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
+        critic_sees_roles=args.critic == "roles",
         best_response=args.best_response,
     )
 

@@ -2,11 +2,16 @@
 
 Every game of the batch is played by the policy being trained in every
 seat (self-play), except in league games, where one seat is the learner and
-the others a frozen past version; every decision of a learner seat is a
-training sample. A seat's return is what the game pays that seat from its
-decision to its next one, then onwards (generalised advantage estimation
-along each seat's own decisions: the other seats' moves in between are part
-of its environment).
+the others a frozen past version, and in scripted games (the first
+`scripted_share` of the batch), where one seat is the learner and the others
+the game's scripted player (`scripted.ScriptedSeats`, Python called from the
+compiled rollout); every decision of a learner seat is a training sample.
+A seat's return is what the game pays that seat from its decision to its
+next one, then onwards (generalised advantage estimation along each seat's
+own decisions: the other seats' moves in between are part of its
+environment). A game whose learner seats are all out before its end (Hoax's
+accusations) is dealt again at once: the rest of it would teach nothing,
+and in scripted games it would cost the scripted player's time.
 
 `Trainer.iteration` plays `steps` moves in each of `games` games (the
 rollout), then runs `epochs` passes of PPO over the samples in `minibatches`.
@@ -25,6 +30,7 @@ import optax
 
 from hidden_role_envs.core.batched import BatchedEnv
 from hidden_role_envs.training.selfplay import network
+from hidden_role_envs.training.selfplay.scripted import ScriptedSeats
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,8 @@ class Settings:
     value_weight: float = 0.5
     gamma: float = 1.0  # one episode is one game, and what counts is how it ends
     gae_lambda: float = 0.95
-    league_share: float = 0.5  # share of games where the other seats are a frozen past version
+    scripted_share: float = 0.0  # share of games where the other seats are the scripted player
+    league_share: float = 0.5  # share of the remaining games where they are a frozen past version
     max_grad_norm: float = 0.5
     critic_sees_roles: bool = False  # the value head also reads the true roles (training only)
 
@@ -64,16 +71,26 @@ class Carry(NamedTuple):
     returns: jax.Array  # (games, seats) what each seat was paid so far this episode
     finished: jax.Array  # games finished in this rollout, their learner seats' returns summed
     finished_return: jax.Array
+    scripted_finished: jax.Array  # the same, of the scripted games alone
+    scripted_return: jax.Array
 
 
 class Trainer:
-    def __init__(self, env: BatchedEnv, arch: network.Architecture, settings: Settings):
+    def __init__(self, env: BatchedEnv, arch: network.Architecture, settings: Settings, seed: int = 0,
+                 processes: int = 1):
         self.env = env
         self.arch = arch
         self.s = settings
         self.num_players = env.num_players
+        self.scripted_games = round(settings.scripted_share * settings.games)
+        self.scripted = ScriptedSeats(env, seed, processes) if self.scripted_games else None
         self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm), optax.adam(settings.learning_rate))
         self.iteration = jax.jit(self._iteration)
+
+    def close(self) -> None:
+        """Stop the scripted player's helper processes, if any."""
+        if self.scripted:
+            self.scripted.close()
 
     # --- the state of a run -----------------------------------------------------------
 
@@ -85,16 +102,20 @@ class Trainer:
             "opponent": params,
             "optimizer": self.optimizer.init(params),
             "carry": Carry(state, self._learner_seats(seat_key, self.s.games), key,
-                           jnp.zeros((self.s.games, self.num_players)), jnp.int32(0), jnp.float32(0)),
+                           jnp.zeros((self.s.games, self.num_players)), jnp.int32(0), jnp.float32(0),
+                           jnp.int32(0), jnp.float32(0)),
         }
 
     def _learner_seats(self, key: jax.Array, games: int) -> jax.Array:
-        """Self-play games: every seat; league games: one seat, the others the frozen version."""
+        """Self-play games: every seat; league and scripted games: one seat."""
         league_key, seat_key = jax.random.split(key)
-        league = jax.random.uniform(league_key, (games,)) < self.s.league_share
+        league = (jax.random.uniform(league_key, (games,)) < self.s.league_share) | self._is_scripted(games)
         seat = jax.random.randint(seat_key, (games,), 0, self.num_players)
         one = jnp.arange(self.num_players)[None, :] == seat[:, None]
         return jnp.where(league[:, None], one, True)
+
+    def _is_scripted(self, games: int) -> jax.Array:
+        return jnp.arange(games) < self.scripted_games
 
     # --- one iteration ------------------------------------------------------------------
 
@@ -111,14 +132,19 @@ class Trainer:
             "mean_return": carry.finished_return / jnp.maximum(carry.finished, 1),
             **losses,
         }
+        if self.scripted_games:
+            metrics["scripted_episodes"] = carry.scripted_finished
+            metrics["scripted_mean_return"] = carry.scripted_return / jnp.maximum(carry.scripted_finished, 1)
         carry = carry._replace(key=jax.random.split(carry.key)[0], finished=jnp.int32(0),
-                               finished_return=jnp.float32(0))
+                               finished_return=jnp.float32(0), scripted_finished=jnp.int32(0),
+                               scripted_return=jnp.float32(0))
         return {**run, "params": params, "optimizer": opt_state, "carry": carry}, metrics
 
     def _rollout(self, params, opponent, carry: Carry):
         env = self.env
         games = self.s.games
         rows = jnp.arange(games)
+        scripted, first = self._is_scripted(games), self.scripted_games
 
         def move(carry: Carry, _):
             state = carry.state
@@ -129,16 +155,31 @@ class Trainer:
             frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask, critic)
             learner = carry.learner_seats[rows, actor]
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, frozen))
+            if first:
+                by_script = self.scripted.actions(state.observation[:first], state.legal_action_mask[:first],
+                                                  ~learner[:first])
+                action = action.at[:first].set(jnp.where(learner[:first], action[:first], by_script))
             log_prob = jax.nn.log_softmax(logits)[rows, action]
             new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))
             done = new.terminated | new.truncated
             returns = carry.returns + new.rewards
+            if env.game.seats_leave:  # a game the learner is out of has nothing left to teach: deal another
+                out = jax.vmap(env.game.out_of_play)(new.game)
+                left = ~done & ~(carry.learner_seats & ~out).any(axis=1)
+                fresh = jax.vmap(env.init)(jax.random.split(jax.random.fold_in(step_key, 1), games))
+                dealt = jax.tree_util.tree_map(lambda a, b: jnp.where(_rows(left, a), a, b), fresh, new)
+                done = done | left
+            else:
+                dealt = new
             learned = (returns * carry.learner_seats).sum(axis=1) / carry.learner_seats.sum(axis=1)
             sample = Samples(state.observation, critic, state.legal_action_mask, action, log_prob, value, actor,
                              learner, new.rewards, done)
             seats = jnp.where(done[:, None], self._learner_seats(seat_key, games), carry.learner_seats)
-            carry = Carry(new, seats, key, jnp.where(done[:, None], 0.0, returns), carry.finished + done.sum(),
-                          carry.finished_return + jnp.where(done, learned, 0.0).sum())
+            ended = done & scripted
+            carry = Carry(dealt, seats, key, jnp.where(done[:, None], 0.0, returns), carry.finished + done.sum(),
+                          carry.finished_return + jnp.where(done, learned, 0.0).sum(),
+                          carry.scripted_finished + ended.sum(),
+                          carry.scripted_return + jnp.where(ended, learned, 0.0).sum())
             return carry, sample
 
         carry, samples = jax.lax.scan(move, carry, None, length=self.s.steps)
@@ -219,6 +260,11 @@ class Trainer:
         entropy = -(jnp.where(samples.mask, probs * log_probs, 0.0).sum(axis=1) * weight).sum() / count
         loss = policy_loss + s.value_weight * value_loss - s.entropy * entropy
         return loss, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
+
+
+def _rows(flags: jax.Array, leaf: jax.Array) -> jax.Array:
+    """`flags` (one per game) shaped to pick whole rows of `leaf`."""
+    return flags.reshape(flags.shape + (1,) * (leaf.ndim - 1))
 
 
 def new_params(key: jax.Array, env: BatchedEnv, arch: network.Architecture) -> dict:

@@ -43,10 +43,11 @@ class Settings:
     epochs: int = 2
     learning_rate: float = 1e-4
     league_share: float = 0.6
+    scripted_share: float = 0.0  # the real scripted players in the other seats (see ppo.Settings)
     critic_sees_roles: bool = True
     best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
-    processes: int = os.cpu_count() or 1  # for recording the scripted player
+    processes: int = os.cpu_count() or 1  # for the scripted player: recording it, and its seats in scripted games
 
 
 class TensorBoard:
@@ -77,8 +78,8 @@ class Run:
                                          tuple(s.hidden), critic)
         self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(
             games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate,
-            league_share=s.league_share, critic_sees_roles=s.critic_sees_roles,
-        ))
+            league_share=s.league_share, scripted_share=s.scripted_share, critic_sees_roles=s.critic_sees_roles,
+        ), seed=s.seed, processes=s.processes)
         self.key = jax.random.PRNGKey(s.seed)
         self.board = TensorBoard(os.path.join(s.out, "tensorboard"))
         self.points: list[CurvePoint] = []
@@ -121,6 +122,7 @@ class Run:
             if bar:
                 bar.close()
             self.board.close()
+            self.trainer.close()
         final_path = os.path.join(s.out, "model.npz")
         network.save(final_path, run["params"], self.arch, {"decisions": decisions, "seed": s.seed})
         self.decisions_per_second = self.learned / self.learning_seconds if self.learning_seconds else float("nan")

@@ -1,0 +1,85 @@
+"""The game's scripted player at the batched engine's table, called from inside the compiled rollout.
+
+The scripted players are Python (they read the observation vector and the
+mask, as `env().observe` gives them), so they cannot be compiled into the
+batch. The rollout hands them, once per move, the observations and masks of
+the games where one of their seats is to move (`jax.experimental.io_callback`)
+and plays the actions they return. The batched engine's observation is
+`env()`'s, checked move for move, so they play here exactly as in `env()`.
+
+While they decide, the compiled rollout waits, so the decisions are shared
+out between this process and `processes - 1` helper processes, each with its
+own scripted player (seeded apart, so a run stays reproducible).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import io_callback
+
+from hidden_role_envs.core import registry
+from hidden_role_envs.core.batched import BatchedEnv
+
+
+class ScriptedSeats:
+    def __init__(self, env: BatchedEnv, seed: int, processes: int = 1):
+        self.player = env.definition.scripted_player(env.config, seed)
+        self._helpers = [_Helper(env.definition.name, env.config, seed + 1 + i) for i in range(processes - 1)]
+
+    def actions(self, observations: jax.Array, masks: jax.Array, to_move: jax.Array) -> jax.Array:
+        """The scripted player's action in each game where `to_move`, 0 elsewhere (traceable)."""
+        result = jax.ShapeDtypeStruct(to_move.shape, jnp.int32)
+        return io_callback(self._play, result, observations, masks, to_move, ordered=True)
+
+    def close(self) -> None:
+        for helper in self._helpers:
+            helper.close()
+        self._helpers = []
+
+    def _play(self, observations, masks, to_move) -> np.ndarray:
+        # the callback gets JAX arrays: each index into one would be a dispatch of its own
+        observations, masks = np.asarray(observations), np.asarray(masks)
+        actions = np.zeros(to_move.shape, np.int32)
+        here, *shares = np.array_split(np.flatnonzero(np.asarray(to_move)), len(self._helpers) + 1)
+        for helper, games in zip(self._helpers, shares):
+            helper.ask(observations[games], masks[games])
+        actions[here] = decide(self.player, observations[here], masks[here])
+        for helper, games in zip(self._helpers, shares):
+            actions[games] = helper.answer()
+        return actions
+
+
+def decide(player, observations: np.ndarray, masks: np.ndarray) -> list[int]:
+    return [player({"observation": o, "action_mask": m}) for o, m in zip(observations, masks)]
+
+
+class _Helper:
+    """A process with a scripted player of its own, deciding the games it is sent."""
+
+    def __init__(self, game: str, config, seed: int):
+        context = multiprocessing.get_context("spawn")  # a fork would copy JAX's threads
+        self._connection, theirs = context.Pipe()
+        self._process = context.Process(target=_serve, args=(theirs, game, config, seed), daemon=True)
+        self._process.start()
+        theirs.close()
+
+    def ask(self, observations: np.ndarray, masks: np.ndarray) -> None:
+        self._connection.send((observations, masks))
+
+    def answer(self) -> list[int]:
+        return self._connection.recv()
+
+    def close(self) -> None:
+        self._connection.send(None)
+        self._process.join(timeout=10)
+        self._connection.close()
+
+
+def _serve(connection, game: str, config, seed: int) -> None:
+    player = registry.game(game).scripted_player(config, seed)
+    while (request := connection.recv()) is not None:
+        connection.send(decide(player, *request))
