@@ -141,6 +141,41 @@ def test_the_scripted_share_reaches_the_trainer_and_must_be_a_share():
         build_parser("train").parse_args(["hoax", "--scripted-share", "1.5"])
 
 
+def test_in_random_games_the_other_seats_draw_among_legal_moves_where_league_games_follow_the_opponent():
+    import jax
+
+    import hidden_role_envs.batched as batched
+    from hidden_role_envs.training.selfplay import network, ppo
+
+    env = batched.make("hoax", num_players=4)
+    arch = network.Architecture("hoax", 4, {}, env.layout.size, env.num_actions, (16,), 0)
+    trainer = ppo.Trainer(env, arch, ppo.Settings(games=8, steps=40, league_share=1.0, random_share=0.5))
+    params = ppo.new_params(jax.random.PRNGKey(1), env, arch)
+    # an opponent that always plays its highest-numbered legal action
+    opponent = {**params, "policy": {**params["policy"], "b": 1e3 * np.arange(env.num_actions, dtype=np.float32)}}
+    run = trainer.start(jax.random.PRNGKey(0), params)
+    _, samples, _ = jax.jit(trainer._rollout)(params, opponent, run["carry"])
+    samples = jax.tree_util.tree_map(np.asarray, samples)
+    assert (np.asarray(run["carry"].learner_seats).sum(axis=1) == 1).all()  # one learner seat in every game
+    highest = env.num_actions - 1 - np.argmax(samples.mask[..., ::-1], axis=-1)
+    others = ~samples.learner & (samples.mask.sum(axis=-1) > 1)  # opponents' moves with a choice to make
+    uniform, league = others[:, :4], others[:, 4:]  # random games come first in the batch (no scripted ones here)
+    assert league.any() and (samples.action[:, 4:][league] == highest[:, 4:][league]).all()
+    chosen = samples.action[:, :4][uniform]
+    assert samples.mask[:, :4][uniform][np.arange(len(chosen)), chosen].all()
+    assert (chosen != highest[:, :4][uniform]).mean() > 0.3
+
+
+def test_scripted_and_random_shares_must_leave_room_for_each_other():
+    from hidden_role_envs.training.arguments import UsageError
+    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
+
+    args = build_parser("train").parse_args(["hoax", "--scripted-share", "0.5", "--random-share", "0.25"])
+    assert settings_from(args).random_share == 0.25
+    with pytest.raises(UsageError, match=r"add up to at most 1, got 0.75 \+ 0.5"):
+        settings_from(build_parser("train").parse_args(["hoax", "--scripted-share", "0.75", "--random-share", "0.5"]))
+
+
 def test_a_scripted_game_the_learner_is_out_of_is_dealt_again_at_once():
     _, samples, _ = _scripted_rollout(processes=1, steps=150)
     endings = 0

@@ -2,10 +2,13 @@
 
 Every game of the batch is played by the policy being trained in every
 seat (self-play), except in league games, where one seat is the learner and
-the others a frozen past version, and in scripted games (the first
+the others a frozen past version; in scripted games (the first
 `scripted_share` of the batch), where one seat is the learner and the others
 the game's scripted player (`scripted.ScriptedSeats`, Python called from the
-compiled rollout); every decision of a learner seat is a training sample.
+compiled rollout); and in random games (the next `random_share`), where the
+others draw uniformly among their legal moves, so that the learner keeps
+beating weak play while it learns to exploit the scripted player. Every
+decision of a learner seat is a training sample.
 A seat's return is what the game pays that seat from its decision to its
 next one, then onwards (generalised advantage estimation along each seat's
 own decisions: the other seats' moves in between are part of its
@@ -46,6 +49,7 @@ class Settings:
     gamma: float = 1.0  # one episode is one game, and what counts is how it ends
     gae_lambda: float = 0.95
     scripted_share: float = 0.0  # share of games where the other seats are the scripted player
+    random_share: float = 0.0  # share of games where the other seats play uniformly at random
     league_share: float = 0.5  # share of the remaining games where they are a frozen past version
     max_grad_norm: float = 0.5
     critic_sees_roles: bool = False  # the value head also reads the true roles (training only)
@@ -82,7 +86,11 @@ class Trainer:
         self.arch = arch
         self.s = settings
         self.num_players = env.num_players
+        if settings.scripted_share + settings.random_share > 1:
+            raise ValueError(f"scripted_share + random_share is at most 1, got {settings.scripted_share} + "
+                             f"{settings.random_share}")
         self.scripted_games = round(settings.scripted_share * settings.games)
+        self.random_games = min(round(settings.random_share * settings.games), settings.games - self.scripted_games)
         self.scripted = ScriptedSeats(env, seed, processes) if self.scripted_games else None
         self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm), optax.adam(settings.learning_rate))
         self.iteration = jax.jit(self._iteration)
@@ -107,15 +115,19 @@ class Trainer:
         }
 
     def _learner_seats(self, key: jax.Array, games: int) -> jax.Array:
-        """Self-play games: every seat; league and scripted games: one seat."""
+        """Self-play games: every seat; league, scripted and random games: one seat."""
         league_key, seat_key = jax.random.split(key)
-        league = (jax.random.uniform(league_key, (games,)) < self.s.league_share) | self._is_scripted(games)
+        fixed = self._is_scripted(games) | self._is_random(games)
+        league = (jax.random.uniform(league_key, (games,)) < self.s.league_share) | fixed
         seat = jax.random.randint(seat_key, (games,), 0, self.num_players)
         one = jnp.arange(self.num_players)[None, :] == seat[:, None]
         return jnp.where(league[:, None], one, True)
 
     def _is_scripted(self, games: int) -> jax.Array:
         return jnp.arange(games) < self.scripted_games
+
+    def _is_random(self, games: int) -> jax.Array:
+        return (jnp.arange(games) >= self.scripted_games) & (jnp.arange(games) < self.scripted_games + self.random_games)
 
     # --- one iteration ------------------------------------------------------------------
 
@@ -145,6 +157,7 @@ class Trainer:
         games = self.s.games
         rows = jnp.arange(games)
         scripted, first = self._is_scripted(games), self.scripted_games
+        uniform = self._is_random(games)[:, None]
 
         def move(carry: Carry, _):
             state = carry.state
@@ -153,6 +166,7 @@ class Trainer:
             critic = self._critic(state, actor)
             logits, value = network.apply(params, state.observation, state.legal_action_mask, critic)
             frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask, critic)
+            frozen = jnp.where(uniform & state.legal_action_mask, 0.0, frozen)  # equal logits: uniform draws
             learner = carry.learner_seats[rows, actor]
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, frozen))
             if first:

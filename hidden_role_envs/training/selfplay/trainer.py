@@ -44,6 +44,7 @@ class Settings:
     learning_rate: float = 1e-4
     league_share: float = 0.6
     scripted_share: float = 0.0  # the real scripted players in the other seats (see ppo.Settings)
+    random_share: float = 0.0  # uniformly random players in the other seats
     critic_sees_roles: bool = True
     best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
@@ -78,7 +79,8 @@ class Run:
                                          tuple(s.hidden), critic)
         self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(
             games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate,
-            league_share=s.league_share, scripted_share=s.scripted_share, critic_sees_roles=s.critic_sees_roles,
+            league_share=s.league_share, scripted_share=s.scripted_share, random_share=s.random_share,
+            critic_sees_roles=s.critic_sees_roles,
         ), seed=s.seed, processes=s.processes)
         self.key = jax.random.PRNGKey(s.seed)
         self.board = TensorBoard(os.path.join(s.out, "tensorboard"))
