@@ -127,7 +127,8 @@ class Trainer:
         return jnp.arange(games) < self.scripted_games
 
     def _is_random(self, games: int) -> jax.Array:
-        return (jnp.arange(games) >= self.scripted_games) & (jnp.arange(games) < self.scripted_games + self.random_games)
+        rows = jnp.arange(games)
+        return (rows >= self.scripted_games) & (rows < self.scripted_games + self.random_games)
 
     # --- one iteration ------------------------------------------------------------------
 
