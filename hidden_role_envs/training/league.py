@@ -168,7 +168,7 @@ def write_csvs(path: str, game: str, num_players: int, seed: int, ratings: list[
 
 def build_parser(prog: str = "python -m hidden_role_envs.training.league") -> argparse.ArgumentParser:
     parser = Parser(prog=prog, description="A seeded round-robin league between policies: OpenSkill ratings and a "
-                    "cross-table of win rates with 95%% Wilson intervals.")
+                    "cross-table of win rates with 95% Wilson intervals.")
     parser.add_argument("game", help="the game")
     parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
     parser.add_argument("--agents", default="random,scripted",

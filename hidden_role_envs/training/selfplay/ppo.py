@@ -167,7 +167,8 @@ class Trainer:
             critic = self._critic(state, actor)
             logits, value = network.apply(params, state.observation, state.legal_action_mask, critic)
             frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask, critic)
-            frozen = jnp.where(uniform & state.legal_action_mask, 0.0, frozen)  # equal logits: uniform draws
+            if self.random_games:  # equal logits: uniform draws (no extra op per move when there are none)
+                frozen = jnp.where(uniform & state.legal_action_mask, 0.0, frozen)
             learner = carry.learner_seats[rows, actor]
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, frozen))
             if first:
