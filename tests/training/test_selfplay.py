@@ -168,12 +168,15 @@ def test_in_random_games_the_other_seats_draw_among_legal_moves_where_league_gam
 
 def test_scripted_and_random_shares_must_leave_room_for_each_other():
     from hidden_role_envs.training.arguments import UsageError
+    from hidden_role_envs.training.selfplay import ppo
     from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
 
     args = build_parser("train").parse_args(["hoax", "--scripted-share", "0.5", "--random-share", "0.25"])
     assert settings_from(args).random_share == 0.25
     with pytest.raises(UsageError, match=r"add up to at most 1, got 0.75 \+ 0.5"):
         settings_from(build_parser("train").parse_args(["hoax", "--scripted-share", "0.75", "--random-share", "0.5"]))
+    with pytest.raises(ValueError, match=r"add up to at most 1, got 0.75 \+ 0.5"):
+        ppo.Settings(scripted_share=0.75, random_share=0.5)
 
 
 def test_a_scripted_game_the_learner_is_out_of_is_dealt_again_at_once():

@@ -77,18 +77,18 @@ def settings_from(args: argparse.Namespace):
         raise UsageError(f"--out {out!r} exists and is not a folder")
     if args.best_response and not args.imitation_steps:
         raise UsageError("--best-response plays against the scripted player's imitation: --imitation-steps must be > 0")
-    if args.scripted_share + args.random_share > 1:
-        raise UsageError(f"--scripted-share and --random-share add up to at most 1, got "
-                         f"{args.scripted_share:g} + {args.random_share:g}")
-    return Settings(
-        args.game, num_players, args.timesteps, args.seed, out, args.eval_every, args.eval_games, args.final_games,
-        progress=not args.no_progress, imitation_steps=args.imitation_steps, imitation_epochs=args.imitation_epochs,
-        hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs, learning_rate=args.learning_rate,
-        league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
-        random_share=args.random_share,
-        critic_sees_roles=args.critic == "roles",
-        best_response=args.best_response,
-    )
+    try:
+        return Settings(
+            args.game, num_players, args.timesteps, args.seed, out, args.eval_every, args.eval_games, args.final_games,
+            progress=not args.no_progress, imitation_steps=args.imitation_steps, imitation_epochs=args.imitation_epochs,
+            hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs, learning_rate=args.learning_rate,
+            league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
+            random_share=args.random_share,
+            critic_sees_roles=args.critic == "roles",
+            best_response=args.best_response,
+        )
+    except ValueError as error:  # --scripted-share and --random-share overflow the batch
+        raise UsageError(str(error)) from None
 
 
 def main(argv: list[str], prog: str) -> int:

@@ -54,6 +54,15 @@ class Settings:
     max_grad_norm: float = 0.5
     critic_sees_roles: bool = False  # the value head also reads the true roles (training only)
 
+    def __post_init__(self):
+        check_shares(self.scripted_share, self.random_share)
+
+
+def check_shares(scripted_share: float, random_share: float) -> None:
+    """The scripted and random games are cut from one batch, so their shares cannot exceed it."""
+    if scripted_share + random_share > 1:
+        raise ValueError(f"the scripted and random shares add up to at most 1, got {scripted_share:g} + {random_share:g}")
+
 
 class Samples(NamedTuple):
     observation: jax.Array
@@ -86,10 +95,8 @@ class Trainer:
         self.arch = arch
         self.s = settings
         self.num_players = env.num_players
-        if settings.scripted_share + settings.random_share > 1:
-            raise ValueError(f"scripted_share + random_share is at most 1, got {settings.scripted_share} + "
-                             f"{settings.random_share}")
         self.scripted_games = round(settings.scripted_share * settings.games)
+        # the shares add up to at most 1 (checked in ppo.Settings); the min only absorbs rounding
         self.random_games = min(round(settings.random_share * settings.games), settings.games - self.scripted_games)
         self.scripted = ScriptedSeats(env, seed, processes) if self.scripted_games else None
         self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm), optax.adam(settings.learning_rate))

@@ -50,6 +50,9 @@ class Settings:
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
     processes: int = os.cpu_count() or 1  # for the scripted player: recording it, and its seats in scripted games
 
+    def __post_init__(self):
+        ppo.check_shares(self.scripted_share, self.random_share)
+
 
 class TensorBoard:
     """Scalars in TensorBoard's event files, without torch."""
