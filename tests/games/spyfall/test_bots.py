@@ -100,11 +100,43 @@ def all_scripted_rounds(n: int, games: int) -> list[dict]:
     return rounds
 
 
-def test_the_spy_wins_a_quarter_to_a_half_of_the_rounds_at_an_all_scripted_table():
-    """The issue's target: neither side of a table of scripted players runs away with the game."""
-    rounds = all_scripted_rounds(5, 200)
+@pytest.mark.parametrize("n", [5, 8])
+def test_the_spy_wins_a_quarter_to_a_half_of_the_rounds_at_an_all_scripted_table(n):
+    """Neither side of a table of scripted players runs away with the game, at a small table or the largest."""
+    rounds = all_scripted_rounds(n, 200)
     spy_won = sum(r["result"].endswith("the spy wins") for r in rounds) / len(rounds)
     assert 0.25 <= spy_won <= 0.50, spy_won
+
+
+def test_at_a_large_table_non_spies_ask_every_seat_once_before_anyone_twice():
+    """There a seat that keeps listening soon knows the place, spy or not: each is tested while it can be caught."""
+    n = 8
+    env = spyfall_v1.env(num_players=n)
+    bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
+    layout = spyfall_layout(env.unwrapped.config)
+    names = [env.unwrapped.action_to_string(a) for a in range(env.action_space("player_0").n)]
+    asks = [(a, int(name.split()[1])) for a, name in enumerate(names) if name.startswith("ask ")]
+    checked = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        asked = set()
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = bot(obs)
+            if names[action].startswith("ask "):
+                seat = int(agent.split("_")[1])
+                target = (seat + int(names[action].split()[1])) % n
+                spy = bool(layout.views(obs["observation"])["is_spy"][0])
+                unasked_legal = any(obs["action_mask"][a] and (seat + step) % n not in asked for a, step in asks)
+                if not spy and unasked_legal:
+                    assert target not in asked, f"game {seed}: {agent} asked player_{target} again"
+                    checked += 1
+                asked.add(target)
+            env.step(action)
+    assert checked >= 12
 
 
 def test_non_spies_ask_only_attributes_nobody_has_answered_this_round():
