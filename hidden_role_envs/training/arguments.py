@@ -49,12 +49,20 @@ def non_negative_int(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
+    return _number(text, lambda value: 0 < value, "a positive number")
+
+
+def non_negative_float(text: str) -> float:
+    return _number(text, lambda value: 0 <= value, "a non-negative number")
+
+
+def _number(text: str, allowed: Callable[[float], bool], wanted: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
+    if not (allowed(value) and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
     return value
 
 

@@ -192,3 +192,34 @@ def test_a_scripted_game_the_learner_is_out_of_is_dealt_again_at_once():
             endings += 1
             start = end + 1
     assert endings >= 4
+
+
+def test_the_role_head_learns_the_hidden_roles_and_is_saved_with_the_policy(tmp_path):
+    import jax
+
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay import network, ppo
+
+    env = batched.make("spyfall", num_players=4)
+    arch = network.Architecture("spyfall", 4, {}, env.layout.size, env.num_actions, (32,), 0, env.game.critic_size)
+    trainer = ppo.Trainer(env, arch, ppo.Settings(games=16, steps=16, role_weight=1.0, learning_rate=3e-3))
+    run = trainer.start(jax.random.PRNGKey(0), ppo.new_params(jax.random.PRNGKey(1), env, arch))
+    losses = []
+    for _ in range(12):
+        run, metrics = trainer.iteration(run)
+        losses.append(float(metrics["role_loss"]))
+    assert losses[-1] < 0.5 * losses[0], losses  # from about log 2 a guess: it learns what the roles look like
+    network.save(tmp_path / "model.npz", run["params"], arch)
+    params, loaded, _ = network.load(tmp_path / "model.npz")
+    assert loaded == arch
+    assert np.allclose(params["roles"]["w"], run["params"]["roles"]["w"])
+
+
+def test_the_role_head_is_off_unless_asked_for_and_takes_a_weight():
+    from hidden_role_envs.training.arguments import UsageError
+    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
+
+    assert settings_from(build_parser("train").parse_args(["hoax"])).role_weight == 0.0
+    assert settings_from(build_parser("train").parse_args(["hoax", "--role-head", "0.5"])).role_weight == 0.5
+    with pytest.raises(UsageError, match="expected a non-negative number, got '-1'"):
+        build_parser("train").parse_args(["hoax", "--role-head", "-1"])

@@ -11,6 +11,7 @@ from hidden_role_envs.core import registry
 from hidden_role_envs.training.arguments import (
     Parser,
     UsageError,
+    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
@@ -61,6 +62,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         "exploitable they are")
     parser.add_argument("--critic", choices=("roles", "plain"), default="roles",
                         help="roles: the critic also reads the true roles in training (default); plain: it does not")
+    parser.add_argument("--role-head", type=non_negative_float, default=0.0, metavar="WEIGHT",
+                        help="add an auxiliary head that learns to predict the true roles from the policy's "
+                        "features, its loss weighted by WEIGHT (default 0: none); the policy never reads them")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", default="selfplay", help=argparse.SUPPRESS)
     return parser
@@ -84,7 +88,7 @@ def settings_from(args: argparse.Namespace):
             hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs, learning_rate=args.learning_rate,
             league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
             random_share=args.random_share,
-            critic_sees_roles=args.critic == "roles",
+            critic_sees_roles=args.critic == "roles", role_weight=args.role_head,
             best_response=args.best_response,
         )
     except ValueError as error:  # --scripted-share and --random-share overflow the batch

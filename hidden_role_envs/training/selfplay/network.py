@@ -3,7 +3,9 @@
 Observations are scaled by their blocks' upper bounds (counts of up to 29
 cards become fractions), so every input lies in [0, 1] or near it. The value
 head may also read `critic_inputs` (the true roles during training), which
-the policy head never sees.
+the policy head never sees; an auxiliary head (`role_outputs`) may learn to
+predict those roles from the policy's own features, so that the torso keeps
+what tells them.
 """
 
 from __future__ import annotations
@@ -28,18 +30,22 @@ class Architecture:
     num_actions: int
     hidden: tuple[int, ...] = (256, 256)
     critic_inputs: int = 0  # extra inputs of the value head only
+    role_outputs: int = 0  # outputs of the auxiliary head that predicts the true roles (0: none)
 
 
 def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
     sizes = [arch.observation_size, *arch.hidden]
     keys = jax.random.split(key, len(sizes) + 2)
     torso = [_dense(k, a, b) for k, a, b in zip(keys, sizes[:-1], sizes[1:])]
-    return {
+    params = {
         "scale": jnp.asarray(scale, jnp.float32),
         "torso": torso,
         "policy": _dense(keys[-2], sizes[-1], arch.num_actions, gain=0.01),
         "value": _dense(keys[-1], sizes[-1] + arch.critic_inputs, 1, gain=1.0),
     }
+    if arch.role_outputs:  # its own key, so that the other layers start as they do without it
+        params["roles"] = _dense(jax.random.fold_in(key, 1), sizes[-1], arch.role_outputs, gain=0.01)
+    return params
 
 
 def _dense(key, inputs: int, outputs: int, gain: float = np.sqrt(2)) -> dict:
@@ -49,6 +55,12 @@ def _dense(key, inputs: int, outputs: int, gain: float = np.sqrt(2)) -> dict:
 
 def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None):
     """(masked logits, value) for a batch of observations (illegal actions get a very low logit)."""
+    logits, value, _ = heads(params, observation, mask, critic_inputs)
+    return logits, value
+
+
+def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None):
+    """`apply`'s (masked logits, value) and the torso's features, which `predict_roles` reads."""
     h = observation * params["scale"]
     for layer in params["torso"]:
         h = jnp.tanh(h @ layer["w"] + layer["b"])
@@ -59,7 +71,12 @@ def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: 
         critic_inputs = jnp.zeros(h.shape[:-1] + (missing,), h.dtype)
     v_in = jnp.concatenate([h, critic_inputs], axis=-1)
     value = (v_in @ params["value"]["w"] + params["value"]["b"])[..., 0]
-    return logits, value
+    return logits, value, h
+
+
+def predict_roles(params: dict, features: jax.Array) -> jax.Array:
+    """The auxiliary head's logits, one per entry of the true roles' one-hot encoding."""
+    return features @ params["roles"]["w"] + params["roles"]["b"]
 
 
 def input_scale(high: np.ndarray) -> np.ndarray:

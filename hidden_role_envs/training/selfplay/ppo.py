@@ -8,7 +8,9 @@ the game's scripted player (`scripted.ScriptedSeats`, Python called from the
 compiled rollout); and in random games (the next `random_share`), where the
 others draw uniformly among their legal moves, so that the learner keeps
 beating weak play while it learns to exploit the scripted player. Every
-decision of a learner seat is a training sample.
+decision of a learner seat is a training sample. With `role_weight` the
+loss also teaches an auxiliary head to predict the true roles from the
+policy's features (the policy still never reads them).
 A seat's return is what the game pays that seat from its decision to its
 next one, then onwards (generalised advantage estimation along each seat's
 own decisions: the other seats' moves in between are part of its
@@ -53,6 +55,7 @@ class Settings:
     league_share: float = 0.5  # share of the remaining games where they are a frozen past version
     max_grad_norm: float = 0.5
     critic_sees_roles: bool = False  # the value head also reads the true roles (training only)
+    role_weight: float = 0.0  # weight of the auxiliary head's loss, predicting the true roles (0: no such head)
 
     def __post_init__(self):
         check_shares(self.scripted_share, self.random_share)
@@ -66,7 +69,7 @@ def check_shares(scripted_share: float, random_share: float) -> None:
 
 class Samples(NamedTuple):
     observation: jax.Array
-    critic: jax.Array  # what the critic alone reads (the true roles), or nothing
+    roles: jax.Array  # the true roles, if the critic or the role head reads them, else nothing
     mask: jax.Array
     action: jax.Array
     log_prob: jax.Array
@@ -171,7 +174,8 @@ class Trainer:
             state = carry.state
             key, act_key, step_key, seat_key = jax.random.split(carry.key, 4)
             actor = jnp.maximum(state.current_player, 0)
-            critic = self._critic(state, actor)
+            roles = self._roles(state, actor)
+            critic = self._critic_inputs(roles)
             logits, value = network.apply(params, state.observation, state.legal_action_mask, critic)
             frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask, critic)
             if self.random_games:  # equal logits: uniform draws (no extra op per move when there are none)
@@ -195,7 +199,7 @@ class Trainer:
             else:
                 dealt = new
             learned = (returns * carry.learner_seats).sum(axis=1) / carry.learner_seats.sum(axis=1)
-            sample = Samples(state.observation, critic, state.legal_action_mask, action, log_prob, value, actor,
+            sample = Samples(state.observation, roles, state.legal_action_mask, action, log_prob, value, actor,
                              learner, new.rewards, done)
             seats = jnp.where(done[:, None], self._learner_seats(seat_key, games), carry.learner_seats)
             ended = done & scripted
@@ -210,16 +214,19 @@ class Trainer:
             jnp.arange(self.num_players)))(carry.state)  # (games, seats, size): every seat's value, to bootstrap
         masks = jnp.ones(observations.shape[:-1] + (self.arch.num_actions,), bool)
         seats = jnp.broadcast_to(jnp.arange(self.num_players), observations.shape[:2])
-        critic = jax.vmap(jax.vmap(self._critic, in_axes=(None, 0)), in_axes=(0, 0))(carry.state, seats)
-        _, last_values = network.apply(params, observations, masks, critic)
+        roles = jax.vmap(jax.vmap(self._roles, in_axes=(None, 0)), in_axes=(0, 0))(carry.state, seats)
+        _, last_values = network.apply(params, observations, masks, self._critic_inputs(roles))
         return carry, samples, last_values
 
-    def _critic(self, state, seat):
-        """The critic's own inputs for each game's `seat`: the true roles, if the settings let it see them."""
+    def _roles(self, state, seat):
+        """The true roles as each game's `seat` names the places, if the critic or the role head reads them."""
         game = self.env.game
-        if not self.s.critic_sees_roles:
+        if not (self.s.critic_sees_roles or self.s.role_weight):
             return jnp.zeros(jnp.shape(seat) + (0,), jnp.float32)
         return jax.vmap(game.critic_view)(state.game, seat) if jnp.ndim(seat) else game.critic_view(state.game, seat)
+
+    def _critic_inputs(self, roles: jax.Array) -> jax.Array | None:
+        return roles if self.s.critic_sees_roles else None  # None: the value head reads the policy's features alone
 
     def _advantages(self, rewards, values, actors, done, learner, last_values):
         """GAE of one game, along each seat's own decisions (a reverse scan carrying every seat's next value)."""
@@ -271,7 +278,8 @@ class Trainer:
 
     def _loss(self, params, samples: Samples, advantages, targets, weight):
         s = self.s
-        logits, value = network.apply(params, samples.observation, samples.mask, samples.critic)
+        logits, value, features = network.heads(params, samples.observation, samples.mask,
+                                                self._critic_inputs(samples.roles))
         log_probs = jax.nn.log_softmax(logits)
         log_prob = jnp.take_along_axis(log_probs, samples.action[:, None], axis=1)[:, 0]
         ratio = jnp.exp(log_prob - samples.log_prob)
@@ -282,7 +290,12 @@ class Trainer:
         probs = jnp.exp(log_probs)
         entropy = -(jnp.where(samples.mask, probs * log_probs, 0.0).sum(axis=1) * weight).sum() / count
         loss = policy_loss + s.value_weight * value_loss - s.entropy * entropy
-        return loss, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
+        losses = {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
+        if s.role_weight:
+            guessed = optax.sigmoid_binary_cross_entropy(network.predict_roles(params, features), samples.roles)
+            losses["role_loss"] = (guessed.mean(axis=1) * weight).sum() / count
+            loss = loss + s.role_weight * losses["role_loss"]
+        return loss, losses
 
 
 def _rows(flags: jax.Array, leaf: jax.Array) -> jax.Array:

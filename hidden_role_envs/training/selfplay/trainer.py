@@ -46,6 +46,7 @@ class Settings:
     scripted_share: float = 0.0  # the real scripted players in the other seats (see ppo.Settings)
     random_share: float = 0.0  # uniformly random players in the other seats
     critic_sees_roles: bool = True
+    role_weight: float = 0.0  # the auxiliary head that predicts the true roles, and its loss's weight (0: none)
     best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
     processes: int = os.cpu_count() or 1  # for the scripted player: recording it, and its seats in scripted games
@@ -77,13 +78,14 @@ class Run:
         self.s = s
         os.makedirs(os.path.join(s.out, "checkpoints"), exist_ok=True)
         self.env = batched.make(s.game, num_players=s.num_players)
-        critic = self.env.game.critic_size if s.critic_sees_roles else 0
+        roles = self.env.game.critic_size
         self.arch = network.Architecture(s.game, s.num_players, {}, self.env.layout.size, self.env.num_actions,
-                                         tuple(s.hidden), critic)
+                                         tuple(s.hidden), roles if s.critic_sees_roles else 0,
+                                         roles if s.role_weight else 0)
         self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(
             games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate,
             league_share=s.league_share, scripted_share=s.scripted_share, random_share=s.random_share,
-            critic_sees_roles=s.critic_sees_roles,
+            critic_sees_roles=s.critic_sees_roles, role_weight=s.role_weight,
         ), seed=s.seed, processes=s.processes)
         self.key = jax.random.PRNGKey(s.seed)
         self.board = TensorBoard(os.path.join(s.out, "tensorboard"))
