@@ -85,7 +85,8 @@ def settings_from(args: argparse.Namespace):
         return Settings(
             args.game, num_players, args.timesteps, args.seed, out, args.eval_every, args.eval_games, args.final_games,
             progress=not args.no_progress, imitation_steps=args.imitation_steps, imitation_epochs=args.imitation_epochs,
-            hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs, learning_rate=args.learning_rate,
+            hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs,
+            learning_rate=args.learning_rate,
             league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
             random_share=args.random_share,
             critic_sees_roles=args.critic == "roles", role_weight=args.role_head,

@@ -64,7 +64,8 @@ class Settings:
 def check_shares(scripted_share: float, random_share: float) -> None:
     """The scripted and random games are cut from one batch, so their shares cannot exceed it."""
     if scripted_share + random_share > 1:
-        raise ValueError(f"the scripted and random shares add up to at most 1, got {scripted_share:g} + {random_share:g}")
+        raise ValueError(f"the scripted and random shares add up to at most 1, got {scripted_share:g} + "
+                         f"{random_share:g}")
 
 
 class Samples(NamedTuple):
