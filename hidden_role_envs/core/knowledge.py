@@ -130,24 +130,46 @@ class DealBeliefs:
     """One exact posterior per seat over the deals of a `DealTable`.
 
     Summaries (marginals, same-kind probabilities) are computed when asked
-    and kept until that seat's posterior changes. Each update works on one
-    seat's row at a time: a handful of seats and a few hundred weights make
-    NumPy's per-call cost, not the arithmetic, the price.
+    and kept until that seat's posterior changes. A handful of seats and a
+    few hundred weights make NumPy's per-call cost, not the arithmetic, the
+    price, so an update seen by most seats is made on every row at once
+    (the rows of the seats that did not see it are put back), and one seen
+    by few, row by row: the numbers are the same either way.
     """
 
     def __init__(self, table: DealTable, num_seats: int):
         self.table = table
         self.weights = np.ones((num_seats, len(table.deals)))
         self._summaries: list[dict] = [{} for _ in range(num_seats)]
+        self._left_out: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def _unaware(self, seats: tuple[int, ...]) -> tuple[int, ...]:
+        """The seats that did not see an update."""
+        left_out = self._left_out.get(seats)
+        if left_out is None:
+            left_out = self._left_out[seats] = tuple(r for r in range(len(self.weights)) if r not in seats)
+        return left_out
+
+    def _changed(self, seats) -> None:
+        for r in seats:
+            self._summaries[r].clear()
 
     def _keep(self, seats, kept: np.ndarray, what: str) -> None:
-        for r in seats:
-            updated = self.weights[r] * kept
-            total = updated.sum()
-            if not total > 0:
-                raise ValueError(f"{what} contradicts what seat {r} saw")
-            np.divide(updated, total, out=self.weights[r])
-            self._summaries[r].clear()
+        seats = tuple(seats)
+        if self._unaware(seats):
+            for r in seats:
+                updated = self.weights[r] * kept
+                total = updated.sum()
+                if not total > 0:
+                    raise ValueError(f"{what} contradicts what seat {r} saw")
+                np.divide(updated, total, out=self.weights[r])
+        else:
+            updated = self.weights * kept
+            totals = updated.sum(axis=1, keepdims=True)
+            if not totals.min() > 0:
+                raise ValueError(f"{what} contradicts what seat {int(np.argmin(totals))} saw")
+            np.divide(updated, totals, out=self.weights)
+        self._changed(seats)
 
     def see(self, seats, place: int, kind: int) -> None:
         self._keep(seats, self.table.holding(place, kind), f"place {place} holding kind {kind}")
@@ -163,25 +185,34 @@ class DealBeliefs:
         perm = self.table.swap_permutation(p, q)
         for r in seats:
             self.weights[r] = self.weights[r][perm]
-            self._summaries[r].clear()
+        self._changed(seats)
 
     def swap_one_of(self, seats, swaps) -> None:
         """One of `swaps` happened, each as likely; a swap (p, p) stands for "no swap".
 
-        The average is summed into each seat's row in place: the same numbers as a sum of new arrays, with fewer
-        NumPy calls, which matters where every watcher of a swap-or-not takes this update (Mascarade).
+        The new weights are the average of the permuted ones, summed into the old rows in place.
         """
+        seats = tuple(seats)
         perms = [self.table.swap_permutation(p, q) for p, q in swaps if p != q]
         stays = len(swaps) - len(perms)  # the "no swap" alternatives, which leave the weights where they are
-        for r in seats:
-            w = self.weights[r]
-            moved = [w[perm] for perm in perms]  # gathered before the row changes
-            if stays != 1:
-                w *= stays
-            for weights in moved:
-                w += weights
-            w /= len(swaps)
-            self._summaries[r].clear()
+        unaware = self._unaware(seats)
+        if len(unaware) < len(seats):
+            kept_back = [self.weights[r].copy() for r in unaware]
+            self._average(self.weights, [self.weights.take(perm, axis=1) for perm in perms], stays)
+            for r, row in zip(unaware, kept_back):
+                self.weights[r] = row
+        else:
+            for r in seats:
+                self._average(self.weights[r], [self.weights[r][perm] for perm in perms], stays)
+        self._changed(seats)
+
+    @staticmethod
+    def _average(weights: np.ndarray, moved: list[np.ndarray], stays: int) -> None:
+        if stays != 1:
+            weights *= stays
+        for permuted in moved:
+            weights += permuted
+        weights /= stays + len(moved)
 
     def marginals(self, seat: int) -> np.ndarray:
         """(places, kinds) probabilities for one seat (read-only)."""

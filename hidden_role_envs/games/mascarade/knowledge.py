@@ -117,7 +117,7 @@ class OpenDealBeliefs(DealBeliefs):
         for r in seats:
             self.weights[r] = 0.0
             self.weights[r, deal] = 1.0
-            self._summaries[r].clear()
+        self._changed(seats)
 
 
 @cache
@@ -138,6 +138,8 @@ class DealPosterior:
         self.deals = OpenDealBeliefs(table, num_seats)
         self._pairs = None if table.indicator is not None else _place_kind_pairs(table)
         self.probs = np.zeros((num_seats, num_places, len(counts)))
+        # [place * kinds in play + kind]: the entry of a seat's flattened `probs` (characters in play only)
+        self._in_play = (len(counts) * np.arange(num_places)[:, None] + np.array(self.kinds)).ravel()
         self._stale = [True] * num_seats  # `probs[seat]` to recompute before it is read
 
     def _changed(self, seats) -> None:
@@ -184,7 +186,8 @@ class DealPosterior:
                 kept = weights[possible]
                 flat = np.bincount(self._pairs[possible].ravel(), np.repeat(kept, places), places * kinds)
                 total = kept.sum()
-            self.probs[seat][:, self.kinds] = flat.reshape(places, kinds) / total
+            flat /= total
+            self.probs[seat].reshape(-1)[self._in_play] = flat
             self._stale[seat] = False
         return self.probs[seat]
 
