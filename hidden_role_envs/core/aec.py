@@ -9,7 +9,6 @@ action type and range, and legality. Each check is done once, here, so
 
 from __future__ import annotations
 
-import copy
 import functools
 import inspect
 import warnings
@@ -159,10 +158,15 @@ class HiddenRoleEnv(AECEnv):
             setup = options.get("setup")
         if seed is not None or self._rng is None:
             rng = np.random.default_rng(seed)
+            engine, events = self._new_game(rng, setup)
         else:
-            rng = copy.deepcopy(self._rng)  # the game draws from a copy until it is accepted
-        engine = self.definition.new_game(self.config, rng, setup)
-        events = engine.start()
+            rng = self._rng
+            state = rng.bit_generator.state
+            try:
+                engine, events = self._new_game(rng, setup)
+            except Exception:
+                rng.bit_generator.state = state  # a refused setup draws nothing
+                raise
         self._rng = rng
         self.engine = engine
         self._outcome = None
@@ -183,6 +187,10 @@ class HiddenRoleEnv(AECEnv):
         self.agent_selection = self.possible_agents[engine.current_player]
         if self.render_mode == "human":
             self.render()
+
+    def _new_game(self, rng: np.random.Generator, setup: Any) -> tuple[Any, list]:
+        engine = self.definition.new_game(self.config, rng, setup)
+        return engine, engine.start()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_reset("observe")

@@ -41,22 +41,24 @@ class SeatText:
 
 def named(value: Any, name: Callable[[int], str] = agent_name) -> Any:
     """`value` with every marked seat replaced by its agent name, through dicts, lists and tuples."""
-    if isinstance(value, PerSeat):
-        return {name(s): named(v, name) for s, v in enumerate(value)}
-    if isinstance(value, SeatList):
-        return [name(s) for s in value]
-    if isinstance(value, SeatRef):
-        return None if value == NOBODY else name(int(value))
-    if isinstance(value, SeatText):
-        names = [name(s) for s in value.seats]
-        return value.template.format(*names, all=" and ".join(names))
-    if isinstance(value, dict):
-        return {k: named(v, name) for k, v in value.items()}
-    if isinstance(value, list):
-        return [named(v, name) for v in value]
-    if isinstance(value, tuple):
-        return tuple(named(v, name) for v in value)
-    return value
+    rename = _RENAME.get(type(value))  # by exact type: a plain leaf (str, int, float) is one lookup
+    return value if rename is None else rename(value, name)
+
+
+def _text(value: SeatText, name: Callable[[int], str]) -> str:
+    names = [name(s) for s in value.seats]
+    return value.template.format(*names, all=" and ".join(names))
+
+
+_RENAME: dict[type, Callable[[Any, Callable[[int], str]], Any]] = {
+    PerSeat: lambda value, name: {name(s): named(v, name) for s, v in enumerate(value)},
+    SeatList: lambda value, name: [name(s) for s in value],
+    SeatRef: lambda value, name: None if value == NOBODY else name(int(value)),
+    SeatText: _text,
+    dict: lambda value, name: {k: named(v, name) for k, v in value.items()},
+    list: lambda value, name: [named(v, name) for v in value],
+    tuple: lambda value, name: tuple(named(v, name) for v in value),
+}
 
 
 @dataclass
