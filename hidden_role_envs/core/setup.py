@@ -15,7 +15,10 @@ from hidden_role_envs.core.checks import check_mapping, check_sequence, index_of
 
 class Setup:
     def __init__(self, setup: Any, allowed: tuple[str, ...]):
-        setup = {} if setup is None else check_mapping("setup", setup)
+        if setup is None:  # the usual case: a game of random deals, which every reset makes
+            self.entries = {}
+            return
+        setup = check_mapping("setup", setup)
         unknown = set(setup) - set(allowed)
         if unknown:
             raise ValueError(f"unknown setup key(s) {sorted(map(str, unknown))}; allowed: {', '.join(allowed)}")

@@ -121,6 +121,7 @@ class SpyfallObserver(Observer):
 
     def start(self) -> None:
         self.known["round"][1] = self.config.num_rounds
+        self._public_shown: tuple | None = None  # round, dealer, scores and accusations used, as last written
 
     # --- event time -------------------------------------------------------
 
@@ -209,13 +210,16 @@ class SpyfallObserver(Observer):
             state[at["accusation"] + n + table.accused] = 1
             for voter in table.voters[: table.votes_cast]:
                 state[at["votes_cast"] + voter] = 1
-        known["accusation_used"][:] = table.accusation_used
         state[at["clock"]] = self.config.question_limit - table.questions
         state[at["clock"] + 1] = table.time_up
-        known["scores"][:] = table.scores
-        state[at["round"]] = table.round + 1
-        known["dealer"].fill(0)
-        state[at["dealer"] + table.dealer] = 1
+        public = (table.round, table.dealer, tuple(table.scores), tuple(table.accusation_used))
+        if public != self._public_shown:  # they change a few times a round: written only then
+            known["accusation_used"][:] = table.accusation_used
+            known["scores"][:] = table.scores
+            state[at["round"]] = table.round + 1
+            known["dealer"].fill(0)
+            state[at["dealer"] + table.dealer] = 1
+            self._public_shown = public
         state[self._decision_blocks] = 0
         if table.to_act != NOBODY:
             state[at["decision"] + table.decision] = 1
