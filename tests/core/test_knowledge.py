@@ -57,6 +57,28 @@ def test_beliefs_of_other_observers_do_not_move():
     assert np.array_equal(beliefs.marginals(1), before)
 
 
+
+def test_an_update_seen_by_most_seats_matches_the_same_update_seat_by_seat():
+    """Seen by most seats, an update is made on every row at once: the watchers' numbers are those of
+    updating each alone, bit for bit, and the seat that did not see it keeps its own."""
+    together, alone = beliefs_of((2, 2, 2), 3), beliefs_of((2, 2, 2), 3)
+    for beliefs in (together, alone):
+        beliefs.see([2], place=0, kind=1)  # seat 2 alone knows something
+    untouched = together.weights[2].copy()
+    together.swap_one_of((0, 1), [(0, 3), (0, 0)])
+    together.see((0, 1), place=5, kind=2)
+    for seat in (0, 1):
+        alone.swap_one_of((seat,), [(0, 3), (0, 0)])
+        alone.see((seat,), place=5, kind=2)
+    assert np.array_equal(together.weights[:2], alone.weights[:2])
+    assert np.array_equal(together.weights[2], untouched)
+    together.see((0, 1, 2), place=4, kind=2)  # seen by every seat: every row at once
+    for seat in range(3):
+        alone.see((seat,), place=4, kind=2)
+    assert np.array_equal(together.weights, alone.weights)
+    with pytest.raises(ValueError, match="contradicts what seat 2 saw"):
+        together.see((0, 1, 2), place=0, kind=0)  # seat 2 saw kind 1 there
+
 event = st.one_of(
     st.tuples(st.just("see"), st.integers(0, 5)),
     st.tuples(st.just("swap"), st.integers(0, 5), st.integers(0, 5)),
