@@ -35,6 +35,20 @@ def play_trace(env, choose: Callable[[dict], int], steps: int | None = None) -> 
     return trace
 
 
+
+def decisions(env, choose: Callable[[dict], int], seed: int):
+    """Play a game seeded `seed` with `choose` in every seat: (agent, observation, action) of each decision,
+    yielded before the action is played."""
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = choose(obs)
+        yield agent, obs, action
+        env.step(action)
+
 # --- what each game's tests tell the conformance suite ----------------------------
 
 

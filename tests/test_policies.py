@@ -6,28 +6,22 @@ import pytest
 import hidden_role_envs
 from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant
 from hidden_role_envs.policies import make_policy
+from tests.support import decisions
 
 
 def test_always_plays_its_action_whenever_legal_and_the_scripted_player_otherwise():
     env = hidden_role_envs.make("secrets", num_players=5)
-    env.reset(seed=3)
     counter = make_policy("always:refuse", env, seed=1)
     scripted = make_policy("scripted", env, seed=1)
     refuse = env.unwrapped.string_to_action("refuse")
     refused = other = 0
-    for agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = counter(obs)
+    for _, obs, action in decisions(env, counter, seed=3):
         if obs["action_mask"][refuse]:
             assert action == refuse
             refused += 1
         else:
             assert action == scripted(obs)  # the same seed: the same choices
             other += 1
-        env.step(action)
     assert refused > 0 and other > 0
 
 

@@ -9,6 +9,7 @@ from hidden_role_envs.games.hoax.actions import CALL, CLAIM, hoax_actions
 from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant, HoaxScriptedPlayer
 from hidden_role_envs.games.hoax.observation import hoax_layout
 from tests.games.hoax.facts import MAID_SHEET
+from tests.support import decisions
 
 
 def play_game(env, policies, seed):
@@ -96,19 +97,12 @@ def test_a_scripted_table_bluffs_and_calls_hoax():
     actions, layout = hoax_actions(config), hoax_layout(config)
     bluffs = truths = calls = 0
     for seed in range(4):
-        env.reset(seed=seed)
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = bot(obs)
+        for _, obs, action in decisions(env, bot, seed):
             if actions.kind[action] == CLAIM:
                 own = int(np.argmax(layout.views(np.asarray(obs["observation"]))["character"]))
                 is_own = actions.args[action][0] == own
                 truths, bluffs = truths + is_own, bluffs + (not is_own)
             calls += actions.kind[action] == CALL
-            env.step(action)
     assert bluffs > 0 and truths > 0 and calls > 0, (bluffs, truths, calls)
 
 

@@ -8,6 +8,7 @@ from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
 from hidden_role_envs.games.spyfall.config import configure
 from hidden_role_envs.games.spyfall.observation import spyfall_layout
 from hidden_role_envs.games.spyfall import Location
+from tests.support import decisions
 
 
 def play_game(env, players, seed: int) -> dict:
@@ -22,6 +23,7 @@ def play_game(env, players, seed: int) -> dict:
         assert obs["action_mask"][action], f"{agent} chose an illegal action {action}"
         env.step(action)
     return info
+
 
 
 class Random:
@@ -118,14 +120,8 @@ def test_at_a_large_table_non_spies_ask_every_seat_once_before_anyone_twice():
     asks = [(a, int(name.split()[1])) for a, name in enumerate(names) if name.startswith("ask ")]
     checked = 0
     for seed in range(4):
-        env.reset(seed=seed)
         asked = set()
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = bot(obs)
+        for agent, obs, action in decisions(env, bot, seed):
             if names[action].startswith("ask "):
                 seat = int(agent.split("_")[1])
                 target = (seat + int(names[action].split()[1])) % n
@@ -135,7 +131,6 @@ def test_at_a_large_table_non_spies_ask_every_seat_once_before_anyone_twice():
                     assert target not in asked, f"game {seed}: {agent} asked player_{target} again"
                     checked += 1
                 asked.add(target)
-            env.step(action)
     assert checked >= 12
 
 
@@ -147,14 +142,8 @@ def test_non_spies_ask_only_attributes_nobody_has_answered_this_round():
     layout = spyfall_layout(env.unwrapped.config)
     checked = 0
     for seed in range(5):
-        env.reset(seed=seed)
         answered = set()
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = bot(obs)
+        for agent, obs, action in decisions(env, bot, seed):
             name = env.unwrapped.action_to_string(action)
             spy = bool(layout.views(obs["observation"])["is_spy"][0])
             if name.startswith("ask "):
@@ -163,5 +152,4 @@ def test_non_spies_ask_only_attributes_nobody_has_answered_this_round():
                     assert attribute not in answered, f"game {seed}: {agent} re-asked {attribute!r}"
                     checked += 1
                 answered.add(attribute)
-            env.step(action)
     assert checked >= 20
