@@ -41,6 +41,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("the batched engine needs JAX: pip install 'hidden_role_envs[jax]'") from error
 
 from hidden_role_envs.core.observation import Layout
+from hidden_role_envs.core.seats import NOBODY
 
 
 def pytree(cls):
@@ -87,15 +88,19 @@ class BatchedGame(ABC):
     def legal_mask(self, game: Any) -> jax.Array:
         """bool[num_actions] for the seat to act (all False once over)."""
 
-    @abstractmethod
-    def current_player(self, game: Any) -> jax.Array: ...
+    # By convention a state has `over`, `to_act` (the seat asked to decide) and `turn` (turns completed), as the
+    # reference's table has; a game whose state counts differently overrides these three.
 
-    @abstractmethod
-    def is_over(self, game: Any) -> jax.Array: ...
+    def current_player(self, game: Any) -> jax.Array:
+        """The seat asked to decide, or NOBODY once the game is over."""
+        return jnp.where(game.over, NOBODY, game.to_act)
 
-    @abstractmethod
+    def is_over(self, game: Any) -> jax.Array:
+        return game.over
+
     def turns_played(self, game: Any) -> jax.Array:
         """What `max_turns` counts."""
+        return game.turn
 
     @abstractmethod
     def blocks(self, game: Any, seat: jax.Array) -> dict[str, jax.Array]:

@@ -5,10 +5,16 @@ Each game folder builds one `GameDefinition` (its `GAME`) and registers it
 and Gymnasium ids, the env class and its docs, the scripted players, the
 trainers and the benchmark suite all read it; no list of games is kept
 anywhere else.
+
+A folder laid out like every game's (CONTRIBUTING.md) declares only what is
+its own and takes the rest from its modules: `GameDefinition.from_package`.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,17 +48,24 @@ class FixedRoles:
     role_of: Callable[[np.ndarray, dict[str, slice]], str]
 
 
+@dataclass(frozen=True)
+class Players:
+    """The tables a game seats: `min` to `max` players, `default` when none is asked for, and `typical`, the
+    table the benchmarks, results and docs quote beside the smallest and the largest."""
+
+    min: int
+    max: int
+    default: int
+    typical: int
+
+
 @dataclass(frozen=True, eq=False)
 class GameDefinition:
     package: str  # the module that declares the game (its `GAME`): another process imports it to register it
     name: str  # "secrets": the id's and the module's stem
     title: str  # "Secrets"
     version: int  # goes up when the game's observation, actions or rules change
-    min_players: int
-    max_players: int
-    default_players: int
-    # smallest, typical and largest tables: what the benchmarks, results and docs quote
-    benchmark_players: tuple[int, int, int]
+    players: Players
     arguments: tuple[Argument, ...]
     reward_modes: dict[str, str]  # mode -> what it pays; the first is the default
     configure: Callable[..., Any]  # (num_players, **arguments) -> the configuration, checked
@@ -77,9 +90,70 @@ class GameDefinition:
     rules_text: str | None = None
     doc: str = ""  # the reference docs, with `{arguments}` and `{observation}` where the tables go
 
+    @classmethod
+    def from_package(cls, package: str, **fields: Any) -> GameDefinition:
+        """The definition of the game folder `package` (its `__init__` passes `__name__`), with every field that a
+        game folder wires the same way taken from its modules unless given (CONTRIBUTING.md, "The folder"):
+
+        - `name`: the folder's; `title`: the name capitalised; `doc`: the package's docstring;
+        - `arguments`, `configure` and the constant turn limit `DEFAULT_MAX_TURNS`: from `config`;
+        - `actions`: `actions.<name>_actions`; `new_game`: `rules.<Title>Game`; `new_observer` and `schema`:
+          `observation.<Title>Observer` and `observation.SCHEMA`; `scripted_player`: `bots.<Title>ScriptedPlayer`;
+        - `events`: `events.EVENTS`; `words` and `describe_table`: `text`'s; `behaviour`: `behaviour.tally`;
+        - `rules_text`: the `rules_text` module, and `batched`: `batched:<Title>Batched`, where the folder has them.
+        """
+        name = fields.setdefault("name", package.rpartition(".")[2])
+        title = fields.setdefault("title", name.capitalize()).replace(" ", "")
+
+        def module(stem: str):
+            return importlib.import_module(f"{package}.{stem}")
+
+        def has(stem: str) -> bool:
+            return importlib.util.find_spec(f"{package}.{stem}") is not None
+
+        config = module("config")
+        conventions: dict[str, Callable[[], Any]] = {
+            "doc": lambda: sys.modules[package].__doc__ or "",
+            "arguments": lambda: config.ARGUMENTS,
+            "configure": lambda: config.configure,
+            "default_max_turns": lambda: _constant_of(config),
+            "actions": lambda: getattr(module("actions"), f"{name}_actions"),
+            "new_game": lambda: getattr(module("rules"), f"{title}Game"),
+            "new_observer": lambda: getattr(module("observation"), f"{title}Observer"),
+            "schema": lambda: module("observation").SCHEMA,
+            "scripted_player": lambda: getattr(module("bots"), f"{title}ScriptedPlayer"),
+            "events": lambda: module("events").EVENTS,
+            "words": lambda: module("text").words,
+            "describe_table": lambda: module("text").describe_table,
+            "behaviour": lambda: module("behaviour").tally,
+            "rules_text": lambda: f"{package}.rules_text" if has("rules_text") else None,
+            "batched": lambda: f"{package}.batched:{title}Batched" if has("batched") else None,
+        }
+        for key, convention in conventions.items():
+            if key not in fields:
+                fields[key] = convention()
+        return cls(package=package, **fields)
+
+    @property
+    def min_players(self) -> int:
+        return self.players.min
+
+    @property
+    def max_players(self) -> int:
+        return self.players.max
+
+    @property
+    def default_players(self) -> int:
+        return self.players.default
+
     @property
     def typical_players(self) -> int:
-        return self.benchmark_players[1]
+        return self.players.typical
+
+    @property
+    def benchmark_players(self) -> tuple[int, int, int]:
+        """The smallest, typical and largest tables: what the benchmarks, results and docs quote."""
+        return self.players.min, self.players.typical, self.players.max
 
     @property
     def module_name(self) -> str:
@@ -147,3 +221,9 @@ class GameDefinition:
             '| `render_mode` | None | "ansi" returns text, "human" prints it |',
         ]
         return "\n".join(rows)
+
+
+def _constant_of(config_module: Any) -> Callable[[Any], int | None]:
+    """The turn limit of a game whose limit is the same for every configuration: its `config.DEFAULT_MAX_TURNS`,
+    read when asked."""
+    return lambda config: config_module.DEFAULT_MAX_TURNS

@@ -107,6 +107,11 @@ class RulesEngine(ABC):
         """Completed turns, the unit of the `max_turns` truncation."""
         return self.table.turn
 
+    def _ask(self, decision: int, seat: int) -> None:
+        """Ask `seat` to decide: an engine whose table names the decision asked (`decision`) moves on with this."""
+        self.table.decision = decision
+        self.table.to_act = seat
+
     @abstractmethod
     def legal_mask(self) -> np.ndarray:
         """int8 mask over all action ids for `current_player` (a shared buffer: do not keep it)."""

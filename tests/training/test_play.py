@@ -107,7 +107,8 @@ def test_a_seat_knocked_out_watches_the_rest_and_learns_the_result(monkeypatch, 
 
 
 def test_a_game_stopped_at_the_turn_limit_says_so(monkeypatch, capsys):
-    monkeypatch.setattr("hidden_role_envs.games.hoax.DEFAULT_MAX_TURNS", 40)  # this game ends by the rules at turn 71
+    # this game ends by the rules at turn 71
+    monkeypatch.setattr("hidden_role_envs.games.hoax.config.DEFAULT_MAX_TURNS", 40)
     run = Transcript(monkeypatch, capsys, ["hoax", "--players", "4", "--seed", "1", "--seat", "3"], ones())
     assert run.status == 0
     assert "The game reached its turn limit and was stopped after 40 turn(s): no result, nobody wins." in run.out

@@ -220,40 +220,15 @@ Changes from version 0:
   of the scripted players, some of which last over 300 turns).
 """
 
-from hidden_role_envs.core.definition import GameDefinition
-from hidden_role_envs.games.hoax import behaviour, events, text
-from hidden_role_envs.games.hoax.actions import hoax_actions
-from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant, HoaxScriptedPlayer
+from hidden_role_envs.core.definition import GameDefinition, Players
+from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant
 from hidden_role_envs.games.hoax.cards import MAX_PLAYERS, MIN_PLAYERS
-from hidden_role_envs.games.hoax.config import ARGUMENTS, DEFAULT_MAX_TURNS, configure
-from hidden_role_envs.games.hoax.observation import SCHEMA, HoaxObserver
-from hidden_role_envs.games.hoax.rules import HoaxGame
 
-GAME = GameDefinition(
-    package=__name__,
-    name="hoax",
-    title="Hoax",
+GAME = GameDefinition.from_package(
+    __name__,
     version=1,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    default_players=5,
-    benchmark_players=(3, 4, 6),
-    arguments=ARGUMENTS,
+    players=Players(MIN_PLAYERS, MAX_PLAYERS, default=5, typical=4),
     reward_modes={"win": "+1 to the winner, -1 to every other player (see Rewards)"},
-    configure=configure,
-    actions=hoax_actions,
-    new_game=HoaxGame,
-    new_observer=HoaxObserver,
-    schema=SCHEMA,
-    events=events.EVENTS,
-    words=text.words,
-    describe_table=text.describe_table,
-    scripted_player=HoaxScriptedPlayer,
     counter_strategies={"accuse-last-claimant": AccuseTheLastClaimant},
-    default_max_turns=lambda config: DEFAULT_MAX_TURNS,
-    behaviour=behaviour.tally,
-    rules_text="hidden_role_envs.games.hoax.rules_text",
-    doc=__doc__,
-    batched="hidden_role_envs.games.hoax.batched:HoaxBatched",
 )
 __doc__ = GAME.reference

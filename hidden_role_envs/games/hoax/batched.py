@@ -267,15 +267,6 @@ class HoaxBatched(BatchedGame):
 
     # --- the API of BatchedGame ---------------------------------------------------
 
-    def current_player(self, g: HoaxState) -> jax.Array:
-        return jnp.where(g.over, NOBODY, g.to_act)
-
-    def is_over(self, g: HoaxState) -> jax.Array:
-        return g.over
-
-    def turns_played(self, g: HoaxState) -> jax.Array:
-        return g.turn
-
     def legal_mask(self, g: HoaxState) -> jax.Array:
         n = self.num_players
         kind, offset = self._kind, self._a_offset

@@ -1,19 +1,7 @@
 """Scripted (heuristic) players for Hoax.
 
-`HoaxScriptedPlayer` is a policy over the observation dict a seat receives
-and nothing else (no engine state, no other seat's view):
-
-    from hidden_role_envs import hoax_v1
-    from hidden_role_envs.games.hoax.bots import HoaxScriptedPlayer
-
-    env = hoax_v1.env(num_players=5)
-    bot = HoaxScriptedPlayer(env.unwrapped.config, seed=0)
-    env.reset(seed=0)
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        env.step(None if terminated or truncated else bot(obs))
-
-(one bot object can play every seat: it keeps no memory between calls.)
+`HoaxScriptedPlayer` plays any seat of a Hoax table from that seat's
+observation alone (README, "Scripted players": how to seat one).
 
 How it plays. It lies when lying pays, and risks its own elimination only
 on good odds:
@@ -45,18 +33,7 @@ freely) and its checked true claims win. At a table of scripted players
 it bluffs more often than not, so accusing a seat of the character it
 just claimed is more likely wrong than right.
 
-Measured against uniformly random legal play: one scripted seat, the other
-seats random, the scripted seat rotated across games, 2000 seeded games,
-seed 0; the baseline is a random player in the same seats on the same deals.
-
-| players | scripted win rate (95% CI) | random in the same seat (95% CI) |
-|---|---|---|
-| 3 | 0.819 [0.801, 0.835] | 0.344 [0.323, 0.365] |
-| 4 | 0.762 [0.743, 0.780] | 0.256 [0.237, 0.276] |
-| 5 | 0.766 [0.747, 0.784] | 0.196 [0.179, 0.213] |
-| 6 | 0.733 [0.713, 0.751] | 0.163 [0.147, 0.180] |
-
-    hidden-roles evaluate hoax --players P --games 2000 --seed 0 --seats scripted,random
+Against random players: docs/scripted-players.md.
 
 Tables of scripted players, 100 games at each size, seed 1, the default
 limit of 1000 turns: none truncated at 3, 4, 5 or 6 players (the win rate by

@@ -209,39 +209,13 @@ Changes from version 0:
   length is refused as such.
 """
 
-from hidden_role_envs.core.definition import GameDefinition
-from hidden_role_envs.games.mascarade import behaviour, events, text
-from hidden_role_envs.games.mascarade.actions import mascarade_actions
-from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
+from hidden_role_envs.core.definition import GameDefinition, Players
 from hidden_role_envs.games.mascarade.characters import MAX_PLAYERS, MIN_PLAYERS
-from hidden_role_envs.games.mascarade.config import ARGUMENTS, DEFAULT_MAX_TURNS, configure
-from hidden_role_envs.games.mascarade.observation import SCHEMA, MascaradeObserver
-from hidden_role_envs.games.mascarade.rules import MascaradeGame
 
-GAME = GameDefinition(
-    package=__name__,
-    name="mascarade",
-    title="Mascarade",
+GAME = GameDefinition.from_package(
+    __name__,
     version=1,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    default_players=5,
-    benchmark_players=(2, 5, 13),
-    arguments=ARGUMENTS,
+    players=Players(MIN_PLAYERS, MAX_PLAYERS, default=5, typical=5),
     reward_modes={"win": "+1 each winner, -1 each other seat"},
-    configure=configure,
-    actions=mascarade_actions,
-    new_game=MascaradeGame,
-    new_observer=MascaradeObserver,
-    schema=SCHEMA,
-    events=events.EVENTS,
-    words=text.words,
-    describe_table=text.describe_table,
-    scripted_player=MascaradeScriptedPlayer,
-    default_max_turns=lambda config: DEFAULT_MAX_TURNS,
-    behaviour=behaviour.tally,
-    batched="hidden_role_envs.games.mascarade.batched:MascaradeBatched",
-    rules_text="hidden_role_envs.games.mascarade.rules_text",
-    doc=__doc__,
 )
 __doc__ = GAME.reference

@@ -258,15 +258,6 @@ class MascaradeBatched(BatchedGame):
 
     # --- the API of BatchedGame ---------------------------------------------------
 
-    def current_player(self, g: MascaradeState) -> jax.Array:
-        return jnp.where(g.over, NOBODY, g.to_act)
-
-    def is_over(self, g: MascaradeState) -> jax.Array:
-        return g.over
-
-    def turns_played(self, g: MascaradeState) -> jax.Array:
-        return g.turn
-
     def legal_mask(self, g: MascaradeState) -> jax.Array:
         forced_row = jnp.where(g.turn < PREPARATION_TURNS, PREPARATION_ROW, REVEALED_ROW)
         row = jnp.where((g.decision == ASK_TURN) & g.forced, forced_row, jnp.maximum(g.decision, 0))

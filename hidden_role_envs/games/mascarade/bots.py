@@ -1,20 +1,7 @@
 """Scripted (heuristic) players for Mascarade.
 
-`MascaradeScriptedPlayer` is a policy over the observation dict a seat
-receives and nothing else (no engine state, no other seat's view), so it can
-sit at any table, next to people, learned policies or other bots:
-
-    from hidden_role_envs import mascarade_v1
-    from hidden_role_envs.games.mascarade.bots import MascaradeScriptedPlayer
-
-    env = mascarade_v1.env(num_players=5)
-    bot = MascaradeScriptedPlayer(env.unwrapped.config, seed=0)
-    env.reset(seed=0)
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        env.step(None if terminated or truncated else bot(obs))
-
-(one bot object can play every seat: it keeps no memory between calls.)
+`MascaradeScriptedPlayer` plays any seat of a Mascarade table from that seat's
+observation alone (README, "Scripted players": how to seat one).
 
 How it plays: every legal action is scored by the expected value of the
 coins afterwards (`_Position.value`): its own coins against the richest
@@ -39,24 +26,7 @@ the announcer is to hold it.
 It cannot see how the other seats decide, so it treats each other seat's
 claim as a coin flip.
 
-Measured against uniformly random legal play: one scripted seat, the other
-seats random, the scripted seat rotated across games, 2000 seeded games,
-seed 0; the baseline is a random player in the same seats on the same
-deals (ties share the win, so the baselines sum to more than 1 over the
-table).
-
-| players | scripted win rate (95% CI) | random in the same seat (95% CI) |
-|---|---|---|
-| 2 | 0.998 [0.995, 0.999] | 0.509 [0.488, 0.531] |
-| 3 | 0.990 [0.984, 0.993] | 0.333 [0.313, 0.354] |
-| 4 | 0.931 [0.920, 0.942] | 0.258 [0.239, 0.278] |
-| 5 | 0.852 [0.835, 0.866] | 0.214 [0.197, 0.233] |
-| 8 | 0.758 [0.739, 0.777] | 0.140 [0.125, 0.156] |
-| 13 | 0.602 [0.580, 0.623] | 0.089 [0.078, 0.103] |
-
-Measured, from the repository root, for each player count P with
-
-    hidden-roles evaluate mascarade --players P --games 2000 --seed 0 --seats scripted,random
+Against random players: docs/scripted-players.md.
 
 At a table of scripted players (500 seeded games at 5 players, seed 1,
 `hidden-roles evaluate mascarade --players 5 --games 500 --seed 1 --seats

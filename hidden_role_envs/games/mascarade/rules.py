@@ -413,10 +413,6 @@ class MascaradeGame(RulesEngine):
 
     # --- the turn -----------------------------------------------------
 
-    def _ask(self, decision: int, seat: int) -> None:
-        self.table.decision = decision
-        self.table.to_act = seat
-
     def _start_turn(self, events: list) -> None:
         table = self.table
         table.forced = table.preparation or table.active in table.revealed_last_turn

@@ -122,42 +122,16 @@ Changes from version 0:
   `int()`).
 """
 
-from hidden_role_envs.core.definition import GameDefinition
-from hidden_role_envs.games.secrets import behaviour, events, text
-from hidden_role_envs.games.secrets.actions import secrets_actions
-from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
+from hidden_role_envs.core.definition import GameDefinition, Players
 from hidden_role_envs.games.secrets.cards import MAX_PLAYERS, MIN_PLAYERS
-from hidden_role_envs.games.secrets.config import ARGUMENTS, DEFAULT_MAX_TURNS, configure
-from hidden_role_envs.games.secrets.observation import SCHEMA, SecretsObserver
-from hidden_role_envs.games.secrets.rules import SecretsGame
 
-GAME = GameDefinition(
-    package=__name__,
-    name="secrets",
-    title="Secrets",
+GAME = GameDefinition.from_package(
+    __name__,
     version=1,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    default_players=5,
-    benchmark_players=(4, 5, 8),
-    arguments=ARGUMENTS,
+    players=Players(MIN_PLAYERS, MAX_PLAYERS, default=5, typical=5),
     reward_modes={
         "win": "+1 each winner, -1 each loser",
         "score": "the winning margin in points (see Rewards)",
     },
-    configure=configure,
-    actions=secrets_actions,
-    new_game=SecretsGame,
-    new_observer=SecretsObserver,
-    schema=SCHEMA,
-    events=events.EVENTS,
-    words=text.words,
-    describe_table=text.describe_table,
-    scripted_player=SecretsScriptedPlayer,
-    default_max_turns=lambda config: DEFAULT_MAX_TURNS,
-    behaviour=behaviour.tally,
-    batched="hidden_role_envs.games.secrets.batched:SecretsBatched",
-    rules_text="hidden_role_envs.games.secrets.rules_text",
-    doc=__doc__,
 )
 __doc__ = GAME.reference

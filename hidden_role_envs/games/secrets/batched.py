@@ -232,15 +232,6 @@ class SecretsBatched(BatchedGame):
 
     # --- the API of BatchedGame ---------------------------------------------------
 
-    def current_player(self, g: SecretsState) -> jax.Array:
-        return jnp.where(g.over, NOBODY, g.to_act)
-
-    def is_over(self, g: SecretsState) -> jax.Array:
-        return g.over
-
-    def turns_played(self, g: SecretsState) -> jax.Array:
-        return g.turn
-
     def legal_mask(self, g: SecretsState) -> jax.Array:
         pair = len(DECISIONS) + C * g.revealed[0] + jnp.maximum(g.revealed[1], 0)
         row = jnp.where(g.decision == CHOOSE, pair, jnp.maximum(g.decision, 0))

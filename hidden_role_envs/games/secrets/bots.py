@@ -1,20 +1,7 @@
 """Scripted (heuristic) players for Secrets.
 
-`SecretsScriptedPlayer` is a policy over the observation dict a seat
-receives and nothing else (no engine state, no other seat's view), so it can
-sit at any table, next to people, learned policies or other bots:
-
-    from hidden_role_envs import secrets_v1
-    from hidden_role_envs.games.secrets.bots import SecretsScriptedPlayer
-
-    env = secrets_v1.env(num_players=5)
-    bot = SecretsScriptedPlayer(env.unwrapped.config, seed=0)
-    env.reset(seed=0)
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        env.step(None if terminated or truncated else bot(obs))
-
-(one bot object can play every seat: it keeps no memory between calls.)
+`SecretsScriptedPlayer` plays any seat of a Secrets table from that seat's
+observation alone (README, "Scripted players": how to seat one).
 
 How it plays: every legal action is scored by an estimate of this seat's
 chance to win (`_Position.win_chance`) after it, and the best is played.
@@ -41,21 +28,7 @@ card of an Offer made to it as either of the two characters shown. It makes
 its Offers without a claim and ignores the claims of others, which cost
 nothing to fake.
 
-Measured against uniformly random legal play: one scripted seat, the other
-seats random, the scripted seat rotated across games, 2000 seeded games,
-seed 0; the baseline is a random player in the same seats on the same deals.
-
-| players | scripted win rate (95% CI) | random in the same seat (95% CI) |
-|---|---|---|
-| 4 | 0.655 [0.634, 0.676] | 0.389 [0.367, 0.410] |
-| 5 | 0.543 [0.522, 0.565] | 0.322 [0.302, 0.343] |
-| 6 | 0.614 [0.592, 0.635] | 0.388 [0.366, 0.409] |
-| 7 | 0.481 [0.459, 0.503] | 0.327 [0.307, 0.348] |
-| 8 | 0.588 [0.566, 0.609] | 0.391 [0.369, 0.412] |
-
-Measured, from the repository root, for each player count P with
-
-    hidden-roles evaluate secrets --players P --games 2000 --seed 0 --seats scripted,random
+Against random players: docs/scripted-players.md.
 
 At a table of scripted players (500 seeded games at 5 players, seed 1,
 `hidden-roles evaluate secrets --players 5 --games 500 --seed 1 --seats

@@ -397,10 +397,6 @@ class SecretsGame(RulesEngine):
 
     # --- the turn -----------------------------------------------------
 
-    def _ask(self, decision: int, seat: int) -> None:
-        self.table.decision = decision
-        self.table.to_act = seat
-
     def _start_turn(self, events: list) -> None:
         table = self.table
         table.offer_target = table.claim = table.card_in_play = NOBODY

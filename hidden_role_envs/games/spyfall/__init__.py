@@ -178,14 +178,9 @@ Changes from version 0:
   truncated game tells every seat the cards of the round in play.
 """
 
-from hidden_role_envs.core.definition import FixedRoles, GameDefinition
-from hidden_role_envs.games.spyfall import behaviour, events, text
-from hidden_role_envs.games.spyfall.actions import spyfall_actions
-from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
-from hidden_role_envs.games.spyfall.config import ARGUMENTS, configure
+from hidden_role_envs.core.definition import FixedRoles, GameDefinition, Players
 from hidden_role_envs.games.spyfall.locations import Location
-from hidden_role_envs.games.spyfall.observation import SCHEMA, SpyfallObserver
-from hidden_role_envs.games.spyfall.rules import TURN_LIMIT_OVER_LONGEST_GAME, SpyfallGame, longest_game
+from hidden_role_envs.games.spyfall.rules import TURN_LIMIT_OVER_LONGEST_GAME, longest_game
 
 __all__ = ["GAME", "Location"]
 
@@ -195,32 +190,13 @@ def _role(observation, fields) -> str:
     return "spy" if observation[fields["is_spy"]][0] else "non_spy"
 
 
-GAME = GameDefinition(
-    package=__name__,
-    name="spyfall",
-    title="Spyfall",
+GAME = GameDefinition.from_package(
+    __name__,
     version=1,
-    min_players=3,
-    max_players=8,
-    default_players=5,
-    benchmark_players=(3, 5, 8),
-    arguments=ARGUMENTS,
+    players=Players(3, 8, default=5, typical=5),
     reward_modes={"points": "the only mode: each round's points (see Rewards)"},
-    configure=configure,
-    actions=spyfall_actions,
-    new_game=SpyfallGame,
-    new_observer=SpyfallObserver,
-    schema=SCHEMA,
-    events=events.EVENTS,
-    words=text.words,
-    describe_table=text.describe_table,
-    scripted_player=SpyfallScriptedPlayer,
     default_max_turns=lambda config: TURN_LIMIT_OVER_LONGEST_GAME * longest_game(config),
-    behaviour=behaviour.tally,
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
-    rules_text="hidden_role_envs.games.spyfall.rules_text",
-    batched="hidden_role_envs.games.spyfall.batched:SpyfallBatched",
-    doc=__doc__,
 )
 __doc__ = GAME.reference

@@ -1,21 +1,8 @@
 """A scripted (heuristic) Spyfall player.
 
-`SpyfallScriptedPlayer` is a policy over the observation dict a seat
-receives and nothing else (no engine state, no other seat's view), so it can
-sit at any table, next to people, learned policies or other bots:
-
-    from hidden_role_envs import spyfall_v1
-    from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
-
-    env = spyfall_v1.env(num_players=5)
-    bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
-    env.reset(seed=0)
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        env.step(None if terminated or truncated else bot(obs))
-
-(one bot object can play every seat: it keeps no memory between calls; its
-seeded generator only draws the spy's answers and breaks ties.)
+`SpyfallScriptedPlayer` plays any seat of a Spyfall table from that
+seat's observation alone (README, "Scripted players": how to seat one);
+its seeded generator only draws the spy's answers and breaks ties.
 
 How it plays. Everything is worked out from the observation: the record of
 the round's exchanges (who asked whom about what, and the answer), the
@@ -85,25 +72,7 @@ locations already played, its card, and the spy's `location_belief`.
   it at least DANGER_AT; or, when asked, if its best guess is at least
   WIN_IF_UNSEEN times the chance its answer is right.
 
-Measured against uniformly random legal play: one scripted seat, the other
-seats random, the scripted seat rotated across games, 2000 seeded games,
-seed 0; the baseline is a random player in the same seats on the same deals.
-A seat wins a game when it ends with the most points (ties: all of them).
-
-| players | scripted win rate (95% CI) | random in the same seat (95% CI) |
-|---|---|---|
-| 3 | 0.776 [0.758, 0.794] | 0.568 [0.546, 0.589] |
-| 4 | 0.824 [0.807, 0.840] | 0.602 [0.580, 0.623] |
-| 5 | 0.857 [0.841, 0.872] | 0.668 [0.647, 0.688] |
-| 6 | 0.871 [0.855, 0.885] | 0.731 [0.711, 0.750] |
-| 7 | 0.879 [0.864, 0.893] | 0.767 [0.748, 0.785] |
-| 8 | 0.909 [0.896, 0.921] | 0.810 [0.793, 0.827] |
-
-Random play wins often because a random spy soon names a location at
-random and nearly always misses, which makes every non-spy a winner.
-Measured, from the repository root, for each player count P with
-
-    python -m hidden_role_envs.training.cli evaluate spyfall --players P --games 2000 --seed 0 --seats scripted,random
+Against random players: docs/scripted-players.md.
 
 At a table of scripted players only (one round a game, the default config;
 games seeded 0 to 499, the bot seeded 0), the share of rounds the spy's side

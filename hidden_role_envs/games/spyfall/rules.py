@@ -434,10 +434,6 @@ class SpyfallGame(RulesEngine):
 
     # --- the round ------------------------------------------------------
 
-    def _ask(self, decision: int, seat: int) -> None:
-        self.table.decision = decision
-        self.table.to_act = seat
-
     def _start_round(self, events: list) -> None:
         table = self.table
         n = self.num_players

@@ -19,18 +19,17 @@ Default `max_turns`: 50.
 {observation}
 """
 
-from hidden_role_envs.core.definition import GameDefinition
+from hidden_role_envs.core.definition import GameDefinition, Players
 from tests.games.toy import game
 
+# one module holds the whole game, not the folder of every package game: it gives every field itself (not
+# `GameDefinition.from_package`)
 GAME = GameDefinition(
     package=__name__,
     name="toy",
     title="Colours",
     version=0,
-    min_players=2,
-    max_players=5,
-    default_players=3,
-    benchmark_players=(2, 3, 5),
+    players=Players(2, 5, default=3, typical=3),
     arguments=(),
     reward_modes={"win": "+1 to the last player in, -1 to each player knocked out, +1 per score"},
     configure=game.ToyConfig,
