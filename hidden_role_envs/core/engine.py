@@ -82,7 +82,9 @@ class RulesEngine(ABC):
     By convention the public `table` has `to_act` (the seat asked to decide)
     and `turn` (turns completed), and the engine sets `over` when the game
     ends; the three properties below read them, and an engine that counts
-    differently overrides them.
+    differently overrides them. Likewise `apply` plays an action by the rule
+    of its kind: `actions.kind` and `actions.args` per action id, `RULES`
+    a table of the class from a kind to its rule.
     """
 
     num_players: int
@@ -120,9 +122,13 @@ class RulesEngine(ABC):
     def illegal_reason(self, action: int) -> str:
         """Why `action` is not legal now, in words for an error message."""
 
-    @abstractmethod
+    RULES: dict[int, Callable]  # by convention: an action's kind -> its rule, rule(engine, actor, args, events)
+
     def apply(self, action: int) -> list:
-        """Play a legal action for `current_player`; return what happened."""
+        """Play a legal action for `current_player` by the rule of its kind (`RULES`); return what happened."""
+        events: list = []
+        self.RULES[self.actions.kind[action]](self, self.table.to_act, self.actions.args[action], events)
+        return events
 
     @abstractmethod
     def outcome(self, reward_mode: str) -> Outcome:

@@ -285,18 +285,6 @@ class HoaxGame(RulesEngine):
         self._in_play = self.orders.nobody_out  # changes when a seat is eliminated
         self._mask = np.zeros(len(self.actions), dtype=np.int8)  # this game's own, for the masks built when asked
         self._current = self.masks.none
-        self._apply = {
-            PICK_RESOURCE: self._pick,
-            CLAIM: self._claim,
-            INVESTIGATE: self._investigate,
-            ACCUSE: self._accuse,
-            END_TURN: self._end_turn,
-            CALL: self._call,
-            NO_CALL: self._no_call,
-            CAST_VOTE: self._vote,
-            IMMUNE: self._immune,
-            NO_IMMUNITY: self._no_immunity,
-        }
 
     @staticmethod
     def _checked_characters(characters: list[int] | None, n: int, names: tuple[str, ...]) -> list[int] | None:
@@ -366,11 +354,6 @@ class HoaxGame(RulesEngine):
                 return f"{names[args]} is not immune to the {privilege}'s privilege"
             return f"you hold an impostor token on {names[args]} and may never claim it again"
         return "it is not legal now"
-
-    def apply(self, action: int) -> list:
-        events: list = []
-        self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
-        return events
 
     def pop_rewards(self) -> dict[int, float]:
         rewards, self._rewards = self._rewards, {}
@@ -504,6 +487,19 @@ class HoaxGame(RulesEngine):
         events.append(self.events.turn_ended[table.active])
         table.turn += 1
         self._start_turn(self._in_play.others_after[table.active][0], events)
+
+    RULES = {  # an action's kind -> the rule that plays it
+        PICK_RESOURCE: _pick,
+        CLAIM: _claim,
+        INVESTIGATE: _investigate,
+        ACCUSE: _accuse,
+        END_TURN: _end_turn,
+        CALL: _call,
+        NO_CALL: _no_call,
+        CAST_VOTE: _vote,
+        IMMUNE: _immune,
+        NO_IMMUNITY: _no_immunity,
+    }
 
     # --- claims, Hoax and the vote --------------------------------------
 

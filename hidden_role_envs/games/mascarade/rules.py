@@ -227,20 +227,6 @@ class MascaradeGame(RulesEngine):
         self.power_place = NOBODY  # the card the power in progress comes from
         self.fined: list[int] = []  # false claimants of this announcement, fined after the power
         self.revealed_seats: set[int] = set()
-        self._apply = {
-            SWAP: self._swap,
-            LOOK: self._look,
-            ANNOUNCE: self._announce,
-            CLAIM: self._claim,
-            PASS: self._pass,
-            SPY_LOOK: self._spy_look,
-            SPY_SWAP: self._spy_swap,
-            BISHOP_TAKE: self._bishop_take,
-            FOOL_SWAP: self._fool_swap,
-            QUESTION: self._question,
-            GUESS: self._guess,
-            WITCH_SWAP: self._witch_swap,
-        }
 
     def _checked_cards(self, cards: list[int] | None) -> list[int] | None:
         config = self.config
@@ -297,11 +283,6 @@ class MascaradeGame(RulesEngine):
         if decision == ASK_SPY_CARD:
             return "the Spy looks at a card other than its own"
         return "it is not legal now"
-
-    def apply(self, action: int) -> list:
-        events: list = []
-        self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
-        return events
 
     def reveal(self) -> Outcome:
         n, table = self.num_players, self.table
@@ -410,6 +391,21 @@ class MascaradeGame(RulesEngine):
         events.append(FortunesSwapped(self.everyone, actor, target, coins[actor], coins[target]))
         coins[actor], coins[target] = coins[target], coins[actor]
         self._power_done(events)
+
+    RULES = {  # an action's kind -> the rule that plays it
+        SWAP: _swap,
+        LOOK: _look,
+        ANNOUNCE: _announce,
+        CLAIM: _claim,
+        PASS: _pass,
+        SPY_LOOK: _spy_look,
+        SPY_SWAP: _spy_swap,
+        BISHOP_TAKE: _bishop_take,
+        FOOL_SWAP: _fool_swap,
+        QUESTION: _question,
+        GUESS: _guess,
+        WITCH_SWAP: _witch_swap,
+    }
 
     # --- the turn -----------------------------------------------------
 

@@ -160,17 +160,6 @@ class SecretsGame(RulesEngine):
         self.touched: set[int] = set()  # screens that got a card this turn
         self.over = False
         self.masks = LegalMasks.of(config)
-        self._apply = {
-            CHOOSE: self._choose_card,
-            OFFER: self._offer,
-            UN_CHOICE: self._un_choice,
-            ANSWER: self._answer,
-            PSYCHIATRIST_SWAP: self._psychiatrist,
-            POLITICIAN_TARGET: self._politician,
-            DIPLOMAT_SIDE: self._diplomat,
-            DETECTIVE_LOOK: self._detective,
-            ASSASSIN_TARGET: self._assassin,
-        }
 
     # --- the deal -----------------------------------------------------
 
@@ -237,11 +226,6 @@ class SecretsGame(RulesEngine):
         if decision == OFFER and not self.config.claims:
             return "claims are off in this game (claims=False): offer without a claim"
         return "it is not legal now"
-
-    def apply(self, action: int) -> list:
-        events: list = []
-        self._apply[self.actions.kind[action]](self.table.to_act, self.actions.args[action], events)
-        return events
 
     def reveal(self) -> Outcome:
         n = self.num_players
@@ -394,6 +378,18 @@ class SecretsGame(RulesEngine):
         events.append(BulletGiven(self.everyone, actor, target))
         events.append(BulletValue((actor,), actor, target, value))
         self._end_turn(events)
+
+    RULES = {  # an action's kind -> the rule that plays it
+        CHOOSE: _choose_card,
+        OFFER: _offer,
+        UN_CHOICE: _un_choice,
+        ANSWER: _answer,
+        PSYCHIATRIST_SWAP: _psychiatrist,
+        POLITICIAN_TARGET: _politician,
+        DIPLOMAT_SIDE: _diplomat,
+        DETECTIVE_LOOK: _detective,
+        ASSASSIN_TARGET: _assassin,
+    }
 
     # --- the turn -----------------------------------------------------
 
