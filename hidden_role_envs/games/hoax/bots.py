@@ -64,6 +64,7 @@ import math
 
 import numpy as np
 
+from hidden_role_envs.core.scripted import ScriptedPlayer
 from hidden_role_envs.games.hoax.actions import (
     ACCUSE,
     CALL,
@@ -165,7 +166,7 @@ def _truth_rate(hoax_calls: np.ndarray, claims: np.ndarray) -> float:
     return float(np.clip(BASE_TRUTH + 1.5 * (calls / made - 0.2), BASE_TRUTH, 1.0))
 
 
-class HoaxScriptedPlayer:
+class HoaxScriptedPlayer(ScriptedPlayer):
     """A heuristic Hoax player that reads only its seat's observation dict.
 
     `player(observation_dict)` returns a legal action id; `seed` makes its
@@ -175,17 +176,12 @@ class HoaxScriptedPlayer:
     """
 
     def __init__(self, config: HoaxConfig, seed: int | None = None):
-        self.num_players = config.num_players
+        super().__init__(config, hoax_layout(config), hoax_actions(config), seed)
         self.sheet = config.sheet
-        self.layout = hoax_layout(config)
-        self.actions = hoax_actions(config)
-        self.rng = np.random.default_rng(seed)
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
-        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
-        if not legal:
-            raise ValueError("no legal action in the mask: this seat is not asked to decide")
-        views = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
+        legal, views = self.read(observation)
+        legal = [int(a) for a in legal]
         view = _View(views)
         decision = int(np.argmax(views["decision"]))
         by_kind: dict[int, list[int]] = {}

@@ -45,6 +45,7 @@ import math
 
 import numpy as np
 
+from hidden_role_envs.core.scripted import ScriptedPlayer
 from hidden_role_envs.games.mascarade.actions import (
     ANNOUNCE,
     BISHOP_TAKE,
@@ -180,7 +181,7 @@ class _Position:
         return sum(float(row[c]) * (self.after_power(0, c) - now) for c in np.flatnonzero(row > 1e-9))
 
 
-class MascaradeScriptedPlayer:
+class MascaradeScriptedPlayer(ScriptedPlayer):
     """A heuristic Mascarade player that reads only its seat's observation dict.
 
     `player(observation_dict)` returns a legal action id; `seed` makes the
@@ -188,11 +189,8 @@ class MascaradeScriptedPlayer:
     """
 
     def __init__(self, config: MascaradeConfig, seed: int | None = None):
-        self.num_players = config.num_players
+        super().__init__(config, mascarade_layout(config), mascarade_actions(config), seed)
         self.hand = config.hand
-        self.layout = mascarade_layout(config)
-        self.actions = mascarade_actions(config)
-        self.rng = np.random.default_rng(seed)
         self._score = {
             SWAP: self._swap,
             LOOK: self._look,
@@ -209,10 +207,7 @@ class MascaradeScriptedPlayer:
         }
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
-        legal = np.flatnonzero(observation["action_mask"])
-        if len(legal) == 0:
-            raise ValueError("no legal action in the mask: this seat is not asked to decide")
-        views = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
+        legal, views = self.read(observation)
         pos = _Position(views, self.num_players, self.hand)
         kind, args = self.actions.kind, self.actions.args
         scored = [(int(a), self._score[kind[a]](args[a], pos)) for a in legal]

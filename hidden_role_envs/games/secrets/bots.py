@@ -50,6 +50,7 @@ import math
 
 import numpy as np
 
+from hidden_role_envs.core.scripted import ScriptedPlayer
 from hidden_role_envs.games.secrets.actions import (
     ANSWER,
     ASSASSIN_TARGET,
@@ -291,7 +292,7 @@ class _Position:
         return [self.offered_card] if self.offered_card is not None else self.revealed
 
 
-class SecretsScriptedPlayer:
+class SecretsScriptedPlayer(ScriptedPlayer):
     """A heuristic Secrets player that reads only its seat's observation dict.
 
     `player(observation_dict)` returns a legal action id. `seed` makes the
@@ -303,19 +304,13 @@ class SecretsScriptedPlayer:
         unknown = set(params) - set(DEFAULT_PARAMS)
         if unknown:
             raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULT_PARAMS)}")
-        self.num_players = config.num_players
-        self.layout = secrets_layout(config)
-        self.actions = secrets_actions(config)
+        super().__init__(config, secrets_layout(config), secrets_actions(config), seed)
         self.end_size = config.end_size
-        self.rng = np.random.default_rng(seed)
         self.params = {**DEFAULT_PARAMS, **params}
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
-        legal = np.flatnonzero(observation["action_mask"])
-        if len(legal) == 0:
-            raise ValueError("no legal action in the mask: this seat is not asked to decide")
+        legal, views = self.read(observation)
         kind = self.actions.meaning[int(legal[0])][0]  # every legal action answers the same decision
-        views = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
         pos = _Position(views, self.num_players, self.end_size, self.params)
         scored = self._score_actions(kind, [int(a) for a in legal], pos)
         best = max(value for _, value in scored)

@@ -102,6 +102,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from hidden_role_envs.core.scripted import ScriptedPlayer
 from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, ASK, GUESS, PASS, VOTE, spyfall_actions
 from hidden_role_envs.games.spyfall.config import SpyfallConfig
 from hidden_role_envs.games.spyfall.knowledge import LIE_RATE
@@ -135,7 +136,7 @@ class Exchange(NamedTuple):
     yes: bool
 
 
-class SpyfallScriptedPlayer:
+class SpyfallScriptedPlayer(ScriptedPlayer):
     """A heuristic Spyfall player that reads only its seat's observation dict.
 
     `player(observation_dict)` returns a legal action id. `config` is the
@@ -145,13 +146,10 @@ class SpyfallScriptedPlayer:
     """
 
     def __init__(self, config: SpyfallConfig, seed: int | None = None):
-        self.num_players = config.num_players
-        self.layout = spyfall_layout(config)
-        self.actions = spyfall_actions(config)
+        super().__init__(config, spyfall_layout(config), spyfall_actions(config), seed)
         self.matrix = config.places.matrix.astype(np.float64)  # (locations, attributes)
         holds = self.matrix.T[:, None, :] == np.array([0, 1])[None, :, None]  # [attribute, yes, location]
         self.answer_loglik = np.where(holds, math.log(1 - LIE_RATE), math.log(LIE_RATE))
-        self.rng = np.random.default_rng(seed)
         large = self.num_players >= LARGE_TABLE
         self.accuse_at = ACCUSE_AT_LARGE if large else ACCUSE_AT
         self.vote_yes_at = VOTE_YES_AT_LARGE if large else VOTE_YES_AT
@@ -160,9 +158,7 @@ class SpyfallScriptedPlayer:
 
     def __call__(self, observation: dict[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        if not mask.any():
-            raise ValueError("no legal action in the mask: this seat is not asked to decide")
-        v = self.layout.views(np.asarray(observation["observation"], dtype=np.float32))
+        _, v = self.read(observation)
         decision = int(np.argmax(v["decision"]))
         spy = bool(v["is_spy"][0])
         danger, suspicion = self.seen_by_the_non_spies(v) if spy else (0.0, self.suspicion(v))
