@@ -133,9 +133,11 @@ class DealBeliefs:
     Summaries (marginals, same-kind probabilities) are computed when asked
     and kept until that seat's posterior changes. A handful of seats and a
     few hundred weights make NumPy's per-call cost, not the arithmetic, the
-    price, so an update seen by most seats is made on every row at once
-    (the rows of the seats that did not see it are put back), and one seen
-    by few, row by row: the numbers are the same either way.
+    price, so a sighting that every seat saw, and a swap seen by most seats
+    (the rows of those that did not see it are put back), are made on every
+    row at once; the others row by row. The numbers are the same either way.
+    (A sighting seen by some seats only stays row by row: on the whole
+    matrix it could divide by zero in the rows of seats that saw otherwise.)
     """
 
     def __init__(self, table: DealTable, num_seats: int):
