@@ -49,6 +49,20 @@ def decisions(env, choose: Callable[[dict], int], seed: int):
         yield agent, obs, action
         env.step(action)
 
+def play_seats(env, policies, seed: int) -> dict:
+    """Play a game seeded `seed` with `policies[k]` in seat k, each action checked legal; the last info seen."""
+    env.reset(seed=seed)
+    info = {}
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = policies[env.possible_agents.index(agent)](obs)
+        assert obs["action_mask"][action], f"{agent} chose an illegal action {action}"
+        env.step(action)
+    return info
+
 # --- what each game's tests tell the conformance suite ----------------------------
 
 

@@ -9,20 +9,12 @@ from hidden_role_envs.games.hoax.actions import CALL, CLAIM, hoax_actions
 from hidden_role_envs.games.hoax.bots import AccuseTheLastClaimant, HoaxScriptedPlayer
 from hidden_role_envs.games.hoax.observation import hoax_layout
 from tests.games.hoax.facts import MAID_SHEET
-from tests.support import decisions
+from tests.support import decisions, play_seats
 
 
 def play_game(env, policies, seed):
     """Play one game; return the winner's seat, or None when truncated."""
-    env.reset(seed=seed)
-    for agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = policies[int(agent.split("_")[1])](obs)
-        assert obs["action_mask"][action], "the scripted player chose an illegal action"
-        env.step(action)
+    play_seats(env, policies, seed)
     engine = env.unwrapped.engine
     return engine.table.winner if engine.is_over else None
 

@@ -4,34 +4,11 @@ import numpy as np
 import pytest
 
 from hidden_role_envs import spyfall_v1
+from hidden_role_envs.games.spyfall import Location
 from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
 from hidden_role_envs.games.spyfall.config import configure
 from hidden_role_envs.games.spyfall.observation import spyfall_layout
-from hidden_role_envs.games.spyfall import Location
-from tests.support import decisions
-
-
-def play_game(env, players, seed: int) -> dict:
-    """players: one policy per seat; returns the final infos of player_0."""
-    env.reset(seed=seed)
-    for agent in env.agent_iter():
-        obs, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = players[int(agent.split("_")[1])](obs)
-        assert obs["action_mask"][action], f"{agent} chose an illegal action {action}"
-        env.step(action)
-    return info
-
-
-
-class Random:
-    def __init__(self, seed):
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, obs):
-        return int(self.rng.choice(np.flatnonzero(obs["action_mask"])))
+from tests.support import decisions, play_seats, uniform_choice
 
 
 @pytest.mark.parametrize("n", [3, 5, 8])
@@ -40,7 +17,7 @@ def test_a_table_of_bots_plays_legal_actions_as_spy_and_non_spy(n):
     bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
     results = set()
     for seed in range(30):
-        info = play_game(env, [bot] * n, seed)
+        info = play_seats(env, [bot] * n, seed)
         results |= {r["result"] for r in info["rounds"]}
     assert len(results) >= 2
 
@@ -55,7 +32,7 @@ def test_bots_read_user_locations_from_the_config():
     env = spyfall_v1.env(num_players=4, locations=places, attributes=attributes)
     bot = SpyfallScriptedPlayer(configure(4, locations=places, attributes=attributes), seed=0)
     for seed in range(20):
-        play_game(env, [bot, Random(seed), bot, Random(seed + 1)], seed)
+        play_seats(env, [bot, uniform_choice(np.random.default_rng(seed)), bot, uniform_choice(np.random.default_rng(seed + 1))], seed)
 
 
 def test_the_non_spy_bot_answers_truthfully_and_the_spy_bot_by_its_belief():
@@ -83,10 +60,10 @@ def test_the_bot_beats_random_play_in_the_same_seats():
     for game in range(games):
         seat = game % n
         for who in wins:
-            players = [Random(game * 10 + s) for s in range(n)]
+            players = [uniform_choice(np.random.default_rng(game * 10 + s)) for s in range(n)]
             if who == "bot":
                 players[seat] = SpyfallScriptedPlayer(env.unwrapped.config, seed=game)
-            info = play_game(env, players, seed=game)
+            info = play_seats(env, players, seed=game)
             wins[who] += f"player_{seat}" in info["winners"]
     assert wins["bot"] > wins["random"] + 0.15 * games, wins
 
@@ -96,7 +73,7 @@ def all_scripted_rounds(n: int, games: int) -> list[dict]:
     bot = SpyfallScriptedPlayer(env.unwrapped.config, seed=0)
     rounds = []
     for seed in range(games):
-        info = play_game(env, [bot] * n, seed)
+        info = play_seats(env, [bot] * n, seed)
         assert info["result"] != "truncated", f"game {seed} ran past max_turns"
         rounds += info["rounds"]
     return rounds
