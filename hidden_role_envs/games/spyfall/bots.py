@@ -136,6 +136,29 @@ class Exchange(NamedTuple):
     yes: bool
 
 
+class Replayed(NamedTuple):
+    """An answered question, replayed: how likely a spy in the target's seat was to answer as it did."""
+
+    exchange: Exchange
+    as_spy: float
+    views: np.ndarray | None  # [seat, location]: the spy views when it was asked (large tables only)
+
+
+class Telling(NamedTuple):
+    """Per seat (0, the observer, unused): what a true answer about one attribute tells a spy sitting there."""
+
+    told: list[float]
+    sharpest: list[float]
+
+
+class Listeners(NamedTuple):
+    """The other seats that hear a target's answer, and how much each counts (its share of the suspicion;
+    None: all alike)."""
+
+    others: list[int]
+    weights: np.ndarray | None
+
+
 class SpyfallScriptedPlayer(ScriptedPlayer):
     """A heuristic Spyfall player that reads only its seat's observation dict.
 
@@ -228,23 +251,34 @@ class SpyfallScriptedPlayer(ScriptedPlayer):
         weights[0] = 0
         return weights / weights.sum()
 
-    def spy_odds(self, v, location: int) -> np.ndarray:
-        """[seat]: the log-odds `suspicion` gives each seat of being the spy, were the round at `location`."""
+    def spy_odds(self, v, location: int, replay: list[Replayed] | None = None) -> np.ndarray:
+        """[seat]: the log-odds `suspicion` gives each seat of being the spy, were the round at `location`.
+
+        `replay` (from `_replay`) is the part that does not depend on the location, for callers that try many.
+        """
         truth = self.matrix[location]
-        loglik = np.zeros((self.num_players, len(self.matrix)))
         odds = np.zeros(self.num_players)
         answered: set[int] = set()
-        for e in self.exchanges(v):
+        for e, as_spy, views in self._replay(v) if replay is None else replay:
             if self.large:
-                odds[e.asker] += self._question_odds(self._normalise(loglik, v), truth, e, answered)
+                odds[e.asker] += self._question_odds(views, truth, e, answered)
             answered.add(e.attribute)
+            odds[e.target] += math.log(as_spy / (1 - LIE_RATE if truth[e.attribute] == e.yes else LIE_RATE))
+        return odds + self._baseless(v, odds)
+
+    def _replay(self, v) -> list[Replayed]:
+        """Each answered question with the chance a spy in the target's seat gave that answer (it answers what
+        it could infer then), and, at a large table, the spy views when it was asked."""
+        loglik = np.zeros((self.num_players, len(self.matrix)))
+        replay = []
+        for e in self.exchanges(v):
+            views = self._normalise(loglik, v) if self.large else None
             said = self.answer_loglik[e.attribute, int(e.yes)]
             p_yes = self._normalise(loglik[e.target], v) @ self.matrix[:, e.attribute]
-            as_spy = SPY_SLIP + (1 - 2 * SPY_SLIP) * (p_yes if e.yes else 1 - p_yes)
-            odds[e.target] += math.log(as_spy / (1 - LIE_RATE if truth[e.attribute] == e.yes else LIE_RATE))
+            replay.append(Replayed(e, SPY_SLIP + (1 - 2 * SPY_SLIP) * (p_yes if e.yes else 1 - p_yes), views))
             loglik += said
             loglik[e.target] -= said
-        return odds + self._baseless(v, odds)
+        return replay
 
     def _question_odds(self, views: np.ndarray, truth: np.ndarray, e: Exchange, answered: set[int]) -> float:
         """The log-odds added to `e`'s asker for asking what a non-spy does not, while it had a safe choice.
@@ -306,12 +340,18 @@ class SpyfallScriptedPlayer(ScriptedPlayer):
         views = self.spy_views(v, exchanges)
         truth = self.matrix[int(np.argmax(v["location"]))]
         fresh = self._fresh_attributes(exchanges)
+        telling: dict[int, Telling] = {}  # what a true answer about each attribute tells a spy at each seat
+        listeners: dict[int, Listeners] = {}  # the seats that hear each target's answer
         best, choice = -np.inf, None
         for action in self.actions.of_kind[ASK]:
             target, attribute = self.actions.args[action]
             if not mask[action] or attribute not in fresh:
                 continue
-            score = self._worth(views, suspicion, truth, target, attribute)
+            if attribute not in telling:
+                telling[attribute] = self._telling(views, truth, attribute)
+            if target not in listeners:
+                listeners[target] = self._listeners(suspicion, target)
+            score = self._worth(views, suspicion, truth, target, attribute, telling[attribute], listeners[target])
             score += 1e-9 * self.rng.random()  # ties: at random
             if score > best:
                 best, choice = score, action
@@ -337,28 +377,40 @@ class SpyfallScriptedPlayer(ScriptedPlayer):
     def _fresh_attributes_of(self, answered: set[int]) -> set[int]:
         return set(range(self.matrix.shape[1])) - answered
 
-    def _worth(self, views: np.ndarray, suspicion: np.ndarray, truth: np.ndarray, target: int, attribute: int) -> float:
+    def _worth(self, views: np.ndarray, suspicion: np.ndarray, truth: np.ndarray, target: int, attribute: int,
+               telling: Telling, listeners: Listeners) -> float:
         p_true = views[target] @ (self.matrix[:, attribute] == truth[attribute])
         miss = 1.0 if p_true < 0.5 else 1 - p_true  # an attribute it would likely get wrong is the best test
-        others = [s for s in range(1, self.num_players) if s != target]
-        weights = suspicion[others] / suspicion[others].sum() if suspicion[others].sum() > 0 else None
-        leak = np.average([self._told(views[s], attribute, truth[attribute]) for s in others], weights=weights) \
-            if others else 0.0
+        others, weights = listeners
+        leak = np.average([telling.told[s] for s in others], weights=weights) if others else 0.0
         lift = suspicion[target] * (self.num_players - 1)  # 1: as suspect as the average seat
-        sharpest = max((self._sharpest(views[s], attribute, truth[attribute]) for s in others), default=0.0)
+        sharpest = max((telling.sharpest[s] for s in others), default=0.0)
         if sharpest > self.protect_at:  # below every question that keeps the place safe; the least telling first
             return -1e6 - sharpest
         return lift * miss - LEAK_WEIGHT * leak
+
+    def _listeners(self, suspicion: np.ndarray, target: int) -> Listeners:
+        others = [s for s in range(1, self.num_players) if s != target]
+        weights = suspicion[others] / suspicion[others].sum() if suspicion[others].sum() > 0 else None
+        return Listeners(others, weights)
 
     def _sharpest(self, view: np.ndarray, attribute: int, value: float) -> float:
         """How sure of its likeliest place a spy with this view would be after a true answer."""
         after = view * (self.matrix[:, attribute] == value)
         return after.max() / after.sum() if after.sum() > 0 else 0.0
 
-    def _told(self, view: np.ndarray, attribute: int, value: float) -> float:
-        """How much of the spy's doubt about the place a true answer removes (1: all of it)."""
-        after = view * (self.matrix[:, attribute] == value)
-        return 1 - after.sum() if after.sum() > 0 else 0.0
+    def _telling(self, views: np.ndarray, truth: np.ndarray, attribute: int) -> Telling:
+        """For a spy at each other seat: how much of its doubt about the place a true answer removes (1: all of
+        it), and how sure of its likeliest place it leaves it (`_sharpest`). The same for every target, so
+        `_ask` works it out once per attribute."""
+        told, sharpest = [0.0] * self.num_players, [0.0] * self.num_players
+        holds = self.matrix[:, attribute] == truth[attribute]
+        for seat in range(1, self.num_players):
+            after = views[seat] * holds
+            total = after.sum()
+            if total > 0:
+                told[seat], sharpest[seat] = 1 - total, after.max() / total
+        return Telling(told, sharpest)
 
     def _ask_anything(self, mask: np.ndarray, exchanges: list[Exchange]) -> int:
         """No fresh attribute: a question that seat has not answered yet, if there is one."""
@@ -427,8 +479,9 @@ class SpyfallScriptedPlayer(ScriptedPlayer):
         round is."""
         belief = v["location_belief"]
         total = np.zeros(self.num_players)
+        replay = self._replay(v)
         for location in np.flatnonzero(belief > 1e-3):
-            odds = self.spy_odds(v, int(location))
+            odds = self.spy_odds(v, int(location), replay)
             weights = np.exp(odds - odds.max())
             total += belief[location] * weights / weights.sum()
         return total / belief[belief > 1e-3].sum()
