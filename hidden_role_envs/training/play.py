@@ -1,12 +1,15 @@
-"""Play one seat of a game in the terminal, against scripted players or a saved model.
+"""Play one seat of a game in the terminal, against scripted players, a shipped policy or a saved model.
 
     python -m hidden_role_envs.training.play secrets --players 5 --seat 2 --seed 7     # or: hidden-roles play secrets ...
 
 You play one seat; every other seat is played by `--opponents`:
 `scripted` (the default, the game's scripted player), `random` (uniform over
-the legal actions), or the path of a model saved by training (`.zip`,
-MaskablePPO; needs the `train` extra) trained for the same game and number
-of players (a model for another table is refused before the game starts).
+the legal actions), `trained` (the policy shipped for the game at its
+typical table, `hidden_role_envs/trained/`), or the path of a model saved by
+training (`.zip`, MaskablePPO, needs the `train` extra; or `.npz`, from
+`hidden-roles train`) trained for the same game and number of players (a
+model or shipped policy for another table is refused before the game
+starts).
 
 What you see is what your seat sees, and nothing else:
 - before each of your decisions, the env's `render_text(seat)`: the public
@@ -115,7 +118,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponents",
         default="scripted",
-        help="who plays the other seats: scripted (default), random, or a saved model (.zip)",
+        help="who plays the other seats: scripted (default), random, trained (the shipped policy) "
+        "or a saved model (.zip, .npz)",
     )
     parser.add_argument(
         "--seed",
@@ -168,7 +172,6 @@ def _session(args: argparse.Namespace, prog: str = PROG) -> Session:
 def _opponents(spec: str, game: str, env, seat: int, seed: int) -> dict[str, Policy]:
     """One policy per other seat; a saved model is loaded once, checked against the game, and shared."""
     agents = env.possible_agents
-    num_players = len(agents)
     if is_model_path(spec):
         try:
             model = make_policy(spec, env)  # refused here if it is no model, or one for another table
@@ -176,12 +179,17 @@ def _opponents(spec: str, game: str, env, seat: int, seed: int) -> dict[str, Pol
             raise UsageError(f"--opponents: {error}") from None
         return {agent: model for i, agent in enumerate(agents) if i != seat}
     if spec not in POLICY_NAMES:
-        raise UsageError(f"unknown --opponents {spec!r}; use scripted, random or the path of a saved model (.zip)")
-    return {
-        agent: make_policy(spec, env, int(np.random.SeedSequence([seed, 1, i]).generate_state(1)[0]))
-        for i, agent in enumerate(agents)
-        if i != seat
-    }
+        raise UsageError(
+            f"unknown --opponents {spec!r}; use scripted, random, trained or the path of a saved model (.zip, .npz)"
+        )
+    try:
+        return {
+            agent: make_policy(spec, env, int(np.random.SeedSequence([seed, 1, i]).generate_state(1)[0]))
+            for i, agent in enumerate(agents)
+            if i != seat
+        }
+    except ValueError as error:  # no policy ships for this table
+        raise UsageError(f"--opponents: {error}") from None
 
 
 # --- choosing an action --------------------------------------------------------
@@ -339,7 +347,7 @@ class Session:
 
     def _intro(self) -> None:
         n = len(self.env.possible_agents)
-        who = {"scripted": "scripted players", "random": "random players"}.get(
+        who = {"scripted": "scripted players", "random": "random players", "trained": "the shipped trained policy"}.get(
             self.opponents_spec, f"the saved model {self.opponents_spec}"
         )
         width = min(shutil.get_terminal_size((100, 24)).columns, 100) - 1

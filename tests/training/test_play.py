@@ -320,7 +320,8 @@ def test_help_describes_the_command(capsys):
         (["secrets", "--seat", "5"], "--seat must be from 0 to 4 with 5 players; got 5"),
         (["secrets", "--seat", "x"], "argument --seat: expected a seat number such as 0 or player_0, got 'x'"),
         (["secrets", "--seed", "-1"], "argument --seed: expected a non-negative integer, got '-1'"),
-        (["secrets", "--opponents", "smart"], "unknown --opponents 'smart'; use scripted, random or the path"),
+        (["secrets", "--opponents", "smart"], "unknown --opponents 'smart'; use scripted, random, trained or the path"),
+        (["hoax", "--players", "5", "--opponents", "trained"], "--opponents: no trained policy ships for hoax with 5"),
         (["secrets", "--opponents", "missing.zip"], "--opponents: no saved model at 'missing.zip'"),
         (["secrets", "--turbo"], "unrecognized arguments: --turbo"),
     ],
@@ -362,6 +363,14 @@ def test_a_saved_model_plays_the_other_seats(monkeypatch, capsys, tiny_model):
     assert run.status == 0, run.err
     assert f"the other seats are the saved model {tiny_model}" in " ".join(run.out.split())  # maybe wrapped
     assert f"--opponents {tiny_model}" in run.out
+    assert "===== the game is over" in run.out
+
+
+def test_the_shipped_policy_plays_the_other_seats(monkeypatch, capsys):
+    run = Transcript(monkeypatch, capsys, ["hoax", "--players", "4", "--seed", "2", "--opponents", "trained"], ones())
+    assert run.status == 0, run.err
+    assert "the other seats are the shipped trained policy" in " ".join(run.out.split())
+    assert "--opponents trained" in run.out
     assert "===== the game is over" in run.out
 
 
