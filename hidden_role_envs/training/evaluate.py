@@ -479,9 +479,9 @@ def policy_names(text: str, probe: Any, option: str) -> list[str]:
     """The comma-separated policies of `option`, each checked now (a missing model or agent fails before any game)."""
     names = [name.strip() for name in text.split(",")]
     for name in names:
-        if name in POLICY_NAMES:
+        if name in ("random", "scripted"):  # every table has them
             continue
-        if not (is_model_path(name) or is_text_spec(name) or is_counter_spec(name)):
+        if not (name in POLICY_NAMES or is_model_path(name) or is_text_spec(name) or is_counter_spec(name)):
             raise UsageError(f"unknown policy {name!r} in {option}; use random, scripted, trained, a saved policy "
                              "(.npz) or model (.zip), always:<action name>, counter:<name>, text:module:name or "
                              "llm:MODEL@URL")

@@ -94,6 +94,7 @@ def test_the_default_csv_goes_to_the_working_directory(tmp_path):
         (["secrets", "--seats", "scripted,wizard"], "wizard"),
         (["secrets", "--seats", "always:fly,scripted"], "always:fly"),
         (["secrets", "--seats", "counter:nope,scripted"], "no such counter-strategy"),
+        (["hoax", "--players", "5", "--seats", "trained,scripted"], "no trained policy ships for hoax with 5"),
         (["secrets", "--games", "0"], "--games"),
         (["secrets", "--games", "many"], "--games"),
         (["secrets", "--players", "3"], "num_players"),

@@ -57,6 +57,7 @@ def test_the_command_prints_the_ratings_and_writes_both_csvs(tmp_path, capsys):
     (["hoax", "--agents", "random"], "at least two different agents"),
     (["hoax", "--agents", "random,random"], "at least two different agents"),
     (["hoax", "--agents", "random,nobody"], "unknown policy 'nobody' in --agents"),
+    (["hoax", "--players", "5", "--agents", "random,trained"], "no trained policy ships for hoax with 5 players"),
     (["hoax", "--players", "9"], "--players"),
     (["chess"], "unknown game 'chess'"),
     (["hoax", "--csv", "/no/such/folder/league.csv"], "no directory"),
