@@ -33,8 +33,8 @@ you would run code from). The `.npz` policies hold arrays only.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np

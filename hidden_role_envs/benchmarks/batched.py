@@ -58,7 +58,7 @@ class BatchedCase(Case):
 
         started = time.perf_counter()
         state = jax.jit(jax.vmap(init))(keys)
-        state, key, ended = chunk(state, jax.random.PRNGKey(self.seed + 1))
+        state, key, _ = chunk(state, jax.random.PRNGKey(self.seed + 1))
         jax.block_until_ready(state)
         self.compile_seconds = time.perf_counter() - started
         self.state_bytes_per_game = sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(state)) / batch
@@ -82,7 +82,7 @@ class BatchedCase(Case):
 
 def ours(game: str, players: int) -> Callable:
     def make():
-        import hidden_role_envs.batched as batched
+        from hidden_role_envs import batched
 
         env = batched.make(game, num_players=players)
         return env.init, env.step_or_deal

@@ -76,7 +76,6 @@ from hidden_role_envs.training.arguments import (
 from hidden_role_envs.training.progress import progress_bar
 
 
-
 def player_counts(game: str) -> tuple[int, int, int]:
     """The smallest, typical and largest tables of a game, as its definition declares them."""
     return registry.GAMES[game].benchmark_players

@@ -28,7 +28,6 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from hidden_role_envs.core import registry
 from hidden_role_envs.training.rllib_train import fixed_role_games
 
-
 SEPARATOR = "/"
 SHARED_POLICY = "shared"
 SAMPLING_SECONDS = "sampling_seconds"

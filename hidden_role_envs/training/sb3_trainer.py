@@ -19,7 +19,14 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMoni
 from hidden_role_envs.training import imitation
 from hidden_role_envs.training.evaluate import Row
 from hidden_role_envs.training.progress import progress_bar
-from hidden_role_envs.training.reporting import CurvePoint, measure, plot_curve, random_baselines, write_curve, write_final
+from hidden_role_envs.training.reporting import (
+    CurvePoint,
+    measure,
+    plot_curve,
+    random_baselines,
+    write_curve,
+    write_final,
+)
 from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
 
 

@@ -39,7 +39,14 @@ import sys
 import time
 
 from hidden_role_envs.core import registry
-from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_float, positive_int, table_size
+from hidden_role_envs.training.arguments import (
+    Parser,
+    UsageError,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    table_size,
+)
 from hidden_role_envs.training.reporting import print_finished
 
 BACKENDS = ("selfplay", "sb3", "rllib")

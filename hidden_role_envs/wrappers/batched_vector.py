@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-import hidden_role_envs.batched as batched
+from hidden_role_envs import batched
 from hidden_role_envs.core.checks import check_int
 
 # A seat whose decisions this many opponent moves in a row never come (a bug, or a game where the learner

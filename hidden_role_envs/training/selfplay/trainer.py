@@ -16,12 +16,20 @@ from dataclasses import dataclass
 
 import jax
 
-import hidden_role_envs.batched as batched
+from hidden_role_envs import batched
 from hidden_role_envs.training import imitation
 from hidden_role_envs.training.evaluate import Row
 from hidden_role_envs.training.progress import progress_bar
-from hidden_role_envs.training.reporting import CurvePoint, measure, plot_curve, random_baselines, write_curve, write_final
-from hidden_role_envs.training.selfplay import imitation as warm, network, ppo
+from hidden_role_envs.training.reporting import (
+    CurvePoint,
+    measure,
+    plot_curve,
+    random_baselines,
+    write_curve,
+    write_final,
+)
+from hidden_role_envs.training.selfplay import imitation as warm
+from hidden_role_envs.training.selfplay import network, ppo
 
 
 @dataclass
