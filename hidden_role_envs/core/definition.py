@@ -85,6 +85,10 @@ class GameDefinition:
     # counter-strategies to the scripted player, by name: (config, seed) -> policy (`counter:<name>` in --seats)
     counter_strategies: Mapping[str, Callable[[Any, int | None], Callable[[dict], int]]] = field(default_factory=dict)
     batched: str | None = None  # "module:Class" of the batched engine (JAX), built as Class(config, reward_mode)
+    # the self-play trainer's options where this game trains better than with its defaults, by option name
+    # (`scripted_share` for `--scripted-share`): `hidden-roles train GAME` starts from them; each is measured in
+    # training/RESULTS.md
+    training_recipe: Mapping[str, Any] = field(default_factory=dict)
     # the module that tells a language-model agent the game: `rules(config)`, the rules in a few paragraphs for that
     # table, and `belief_questions(config, seat)`, the hidden facts it may be asked to weigh (see hidden_role_envs.text)
     rules_text: str | None = None

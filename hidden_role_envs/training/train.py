@@ -20,7 +20,10 @@ the win rates go to TensorBoard, `curve.csv` and `learning_curve.png`,
 beside a random player's in the same seats. At the end the policy is saved
 as `model.npz` (plain arrays: `--seats runs/.../model.npz` in evaluate,
 `--opponents` in play) and a final evaluation of `--final-games` games per
-opponent kind is printed and written to `evaluation.csv`.
+opponent kind is printed and written to `evaluation.csv`. A game may bring
+a training recipe (`GameDefinition.training_recipe`, listed by `--help`):
+options that stand in for the defaults, measured in `training/RESULTS.md`;
+an option given on the command line wins.
 
 `--backend sb3`: MaskablePPO (sb3-contrib) on the single-seat view, every
 other seat drawing its player from a pool (random, scripted, past versions),

@@ -141,6 +141,33 @@ def test_the_scripted_share_reaches_the_trainer_and_must_be_a_share():
         build_parser("train").parse_args(["hoax", "--scripted-share", "1.5"])
 
 
+def test_a_games_training_recipe_stands_in_for_the_defaults_and_the_command_line_wins():
+    from hidden_role_envs.training.selfplay.cli import parse
+
+    args, used = parse(["hoax", "--games", "64", "--scripted-share", "0"], "train")
+    assert (args.players, args.learning_rate, args.random_share) == (4, 3e-4, 0.25)  # Hoax's recipe
+    assert (args.games, args.scripted_share) == (64, 0.0)  # given, even where it equals the default
+    assert "games" not in used and "scripted_share" not in used and used["players"] == 4
+    args, used = parse(["secrets"], "train")  # no recipe: the defaults
+    assert (args.games, args.scripted_share, used) == (512, 0.0, {})
+
+
+def test_every_recipe_names_options_of_the_trainer_with_the_values_they_parse_to():
+    from hidden_role_envs.core import registry
+    from hidden_role_envs.training.selfplay.cli import build_parser, option, settings_from
+
+    parser = build_parser("train")
+    options = {action.dest for action in parser._actions}
+    recipes = {name: game.training_recipe for name, game in registry.GAMES.items() if game.training_recipe}
+    assert {"hoax", "mascarade"} <= recipes.keys()
+    for name, recipe in recipes.items():
+        assert recipe.keys() <= options, f"{name}: no such option {sorted(recipe.keys() - options)}"
+        argv = [text for key, value in recipe.items() for text in (option(key), str(value))]
+        args = parser.parse_args([name, *argv])
+        assert {key: getattr(args, key) for key in recipe} == dict(recipe)  # what typing it in gives
+        settings_from(args)  # and the trainer accepts it
+
+
 def test_in_random_games_the_other_seats_draw_among_legal_moves_where_league_games_follow_the_opponent():
     import jax
 

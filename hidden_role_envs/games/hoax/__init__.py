@@ -230,5 +230,8 @@ GAME = GameDefinition.from_package(
     players=Players(MIN_PLAYERS, MAX_PLAYERS, default=5, typical=4),
     reward_modes={"win": "+1 to the winner, -1 to every other player (see Rewards)"},
     counter_strategies={"accuse-last-claimant": AccuseTheLastClaimant},
+    # three quarters of the training games against the real scripted players, a quarter against random ones
+    training_recipe={"players": 4, "timesteps": 1_200_000, "eval_every": 600_000, "games": 128, "epochs": 8,
+                     "learning_rate": 3e-4, "scripted_share": 0.75, "random_share": 0.25},
 )
 __doc__ = GAME.reference

@@ -217,5 +217,8 @@ GAME = GameDefinition.from_package(
     version=1,
     players=Players(MIN_PLAYERS, MAX_PLAYERS, default=5, typical=5),
     reward_modes={"win": "+1 each winner, -1 each other seat"},
+    # three quarters of the training games against the real scripted players, a quarter against random ones
+    training_recipe={"timesteps": 1_200_000, "eval_every": 600_000, "games": 128, "epochs": 8, "learning_rate": 3e-4,
+                     "scripted_share": 0.75, "random_share": 0.25},
 )
 __doc__ = GAME.reference

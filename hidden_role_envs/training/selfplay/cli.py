@@ -28,8 +28,27 @@ def _share(text: str) -> float:
     return value
 
 
+def option(name: str) -> str:
+    """`--scripted-share` for the option stored as `scripted_share`."""
+    return "--" + name.replace("_", "-")
+
+
+def recipe_text(recipe: dict) -> str:
+    return " ".join(f"{option(name)} {','.join(map(str, value)) if isinstance(value, tuple) else value}"
+                    for name, value in recipe.items())
+
+
+def _recipes() -> str:
+    lines = [("A game's training recipe stands in for some of the defaults above (an option given on the command "
+              "line wins):")]
+    lines += [f"  {name}: {recipe_text(game.training_recipe)}" for name, game in registry.GAMES.items()
+              if game.training_recipe]
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
 def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = Parser(prog=prog, description="Train a policy by self-play PPO on the batched engine (JAX).")
+    parser = Parser(prog=prog, description="Train a policy by self-play PPO on the batched engine (JAX).",
+                    epilog=_recipes(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help="the game: " + ", ".join(registry.GAMES))
     parser.add_argument("--players", type=positive_int, default=None, help="number of players (default: the game's)")
     parser.add_argument("--timesteps", type=positive_int, default=3_000_000,
@@ -96,9 +115,26 @@ def settings_from(args: argparse.Namespace):
         raise UsageError(str(error)) from None
 
 
+def parse(argv: list[str], prog: str) -> tuple[argparse.Namespace, dict]:
+    """The options, the game's recipe (`GameDefinition.training_recipe`) standing in for the defaults it names,
+    and the part of the recipe that was not overridden on the command line."""
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    recipe = registry.GAMES[args.game].training_recipe if args.game in registry.GAMES else {}
+    if not recipe:
+        return args, {}
+    not_given = object()
+    parser.set_defaults(**dict.fromkeys(recipe, not_given))
+    args = parser.parse_args(argv)
+    used = {name: value for name, value in recipe.items() if getattr(args, name) is not_given}
+    for name, value in used.items():
+        setattr(args, name, value)
+    return args, used
+
+
 def main(argv: list[str], prog: str) -> int:
     try:
-        args = build_parser(prog).parse_args(argv)
+        args, recipe = parse(argv, prog)
         try:
             from hidden_role_envs.training.selfplay import trainer
         except ImportError:
@@ -107,6 +143,8 @@ def main(argv: list[str], prog: str) -> int:
     except UsageError as error:
         print(f"train: error: {error}", file=sys.stderr)
         return 2
+    if recipe:
+        print(f"{args.game}'s training recipe: {recipe_text(recipe)}")
     started = time.perf_counter()
     try:
         run = trainer.Run(settings)
