@@ -154,7 +154,7 @@ def test_a_games_training_recipe_stands_in_for_the_defaults_and_the_command_line
 
 def test_every_recipe_names_options_of_the_trainer_with_the_values_they_parse_to():
     from hidden_role_envs.core import registry
-    from hidden_role_envs.training.selfplay.cli import build_parser, option, settings_from
+    from hidden_role_envs.training.selfplay.cli import build_parser, recipe_text, settings_from
 
     parser = build_parser("train")
     options = {action.dest for action in parser._actions}
@@ -162,8 +162,7 @@ def test_every_recipe_names_options_of_the_trainer_with_the_values_they_parse_to
     assert {"hoax", "mascarade"} <= recipes.keys()
     for name, recipe in recipes.items():
         assert recipe.keys() <= options, f"{name}: no such option {sorted(recipe.keys() - options)}"
-        argv = [text for key, value in recipe.items() for text in (option(key), str(value))]
-        args = parser.parse_args([name, *argv])
+        args = parser.parse_args([name, *recipe_text(recipe).split()])  # as --help and the run print it
         assert {key: getattr(args, key) for key in recipe} == dict(recipe)  # what typing it in gives
         settings_from(args)  # and the trainer accepts it
 
