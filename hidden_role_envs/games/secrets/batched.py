@@ -105,7 +105,7 @@ class SecretsState:
     turn: jax.Array
     touched: jax.Array  # (n,) screens that got a card this turn
     over: jax.Array
-    weights: jax.Array  # (n, deals) each seat's posterior over the token deals
+    weights: jax.Array  # (deals, n) each seat's posterior over the token deals (a deal's row: one gather moves it)
     # the public record
     face_down_characters: jax.Array  # (n, 8)
     offers: jax.Array  # (n, n, 4) made, accepted, refused, intercepted
@@ -167,7 +167,11 @@ class SecretsBatched(BatchedGame):
         perms = np.stack([np.stack([table.swap_permutation(p, q) if p != q else np.arange(len(table.deals))
                                     for q in range(places)]) for p in range(places)])
         self._perms = jnp.asarray(perms, I32)
-        self._agreement = jnp.asarray(np.stack([table.agreement(s, (CIA, KGB)) for s in range(n)]), jnp.float32)
+        # [deal, place, team]: the deal puts a CIA (team 0) or KGB (team 1) token at the place; flattened over
+        # (deal, team) for the products that find a seat's teammates without a table per seat
+        holds = (table.deals[:, :, None] == np.array([CIA, KGB])[None, None, :]).astype(np.float32)
+        self._holds_team = jnp.asarray(holds)
+        self._team_columns = jnp.asarray(holds.transpose(0, 2, 1).reshape(-1, places))
         self._values = jnp.asarray(CARD_VALUES, I32)
 
     @staticmethod
@@ -219,16 +223,19 @@ class SecretsBatched(BatchedGame):
         return self._start_turn(g)
 
     def _early_intelligence(self, tokens: jax.Array) -> jax.Array:
-        """Each seat's own token; at 5+ its right neighbour's; at 7+ the centre, shown to everyone."""
+        """Each seat's own token; at 5+ its right neighbour's; at 7+ the centre, shown to everyone.
+
+        The weights are kept unnormalised (0 or 1 here; a look multiplies by 0 or 1, the Diplomat's unseen swap
+        averages two): the blocks divide by their sum, and no normalisation pass runs in a step."""
         n = self.num_players
         seats = jnp.arange(n)
-        w = (self._deals[:, :n].T == tokens[:n, None]).astype(jnp.float32)
+        w = (self._deals[:, :n] == tokens[None, :n]).astype(jnp.float32)
         if n >= 5:
             right = (seats - 1) % n
-            w = w * (self._deals[:, right].T == tokens[right][:, None])
+            w = w * (self._deals[:, right] == tokens[right][None, :])
         if n >= 7:
-            w = w * (self._deals[:, n] == tokens[n])[None, :]
-        return w / w.sum(axis=1, keepdims=True)
+            w = w * (self._deals[:, n] == tokens[n])[:, None]
+        return w
 
     # --- the API of BatchedGame ---------------------------------------------------
 
@@ -387,17 +394,16 @@ class SecretsBatched(BatchedGame):
         swaps = m.swap[0] != NOBODY
         tokens = jnp.where(swaps, g.tokens.at[p].set(g.tokens[q]).at[q].set(g.tokens[p]), g.tokens)
         w = g.weights
-        exact = w[:, self._perms[p, q]]
+        exact = w[self._perms[p, q]]
         # the Diplomat's other neighbour: the others know only that one of the two swapped with the centre
         other_side = jnp.where(p == (g.to_act + 1) % n, (g.to_act - 1) % n, (g.to_act + 1) % n)
-        either = (exact + w[:, self._perms[other_side, n]]) * 0.5
-        swapped = jnp.where(m.swap_seen_by[:, None] | ~m.unseen_side, exact, either)
+        either = (exact + w[self._perms[other_side, n]]) * 0.5
+        swapped = jnp.where(m.swap_seen_by[None, :] | ~m.unseen_side, exact, either)
         w = jnp.where(swaps, swapped, w)
         place = jnp.maximum(m.look_place, 0)
-        kept = w * (self._deals[:, place] == tokens[place])[None, :]
-        kept = kept / kept.sum(axis=1, keepdims=True)
+        kept = w * (self._deals[:, place] == tokens[place])[:, None]
         seen = m.look_seen_by & (m.look_place != NOBODY)
-        w = jnp.where(seen[:, None], kept, w)
+        w = jnp.where(seen[None, :], kept, w)
         looks = g.looks + _cell((n, n + 1), m.looker, place)
         return g.replace(tokens=tokens, weights=w, looks=looks)
 
@@ -478,10 +484,11 @@ class SecretsBatched(BatchedGame):
     def blocks(self, g: SecretsState, seat) -> dict[str, jax.Array]:
         n = self.num_players
         seats = jnp.arange(n)
-        w = g.weights[seat]
+        w = g.weights[:, seat]
         total = w.sum()
         marginals = jnp.clip((w @ self._indicator) / total, 0.0, 1.0).reshape(n + 1, 3)
-        teammate = jnp.clip((w @ self._agreement[seat]) / total, 0.0, 1.0)[:n]
+        same_team = (w[:, None] * self._holds_team[:, seat, :]).reshape(-1) @ self._team_columns
+        teammate = jnp.clip(same_team / total, 0.0, 1.0)[:n]
         given = g.bullet_receiver[:, None] == seats[None, :]  # (bullet, receiver)
         holds_bullet = (g.decision == ASSASSIN_TARGET) & (g.to_act == seat) & ~g.over
         in_hand = g.bullet_deck[jnp.maximum(g.bullet_head - 1, 0)]
