@@ -13,7 +13,10 @@ mask, rewards and ends, which the parity tests check. The API is Pgx's
 
 A `State` carries `current_player`, `observation` (the current player's),
 `legal_action_mask` (bool), `rewards` (one per seat, this step's),
-`terminated`, `truncated`, and the game's own arrays in `game`.
+`terminated`, `truncated`, and the game's own arrays in `game`. With
+`history_length=K` the observation ends with the reference's `history`
+block (the last K events the seat saw), kept in `history` and
+`history_seen` (`core.batched_events`).
 
 `step` is one template for every game, as in Pgx: a game already over
 stays as it is with zero rewards; an illegal action ends the game with -1
@@ -40,6 +43,8 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("the batched engine needs JAX: pip install 'hidden_role_envs[jax]'") from error
 
+from hidden_role_envs.core.batched_events import Histories, StepEvents
+from hidden_role_envs.core.history import EventEncoding
 from hidden_role_envs.core.observation import Layout
 from hidden_role_envs.core.seats import NOBODY
 
@@ -63,6 +68,8 @@ class State:
     truncated: jax.Array
     _step_count: jax.Array
     game: Any
+    history: jax.Array  # (seats, K, width): each seat's last K events (K = 0 without an event history)
+    history_seen: jax.Array  # (seats,) events each seat saw
 
 
 class BatchedGame(ABC):
@@ -112,6 +119,8 @@ class BatchedGame(ABC):
         """bool[num_players]: seats that will not decide again and whose reward is paid (put out early)."""
         return jnp.zeros(self.num_players, bool)
 
+    tells_events: bool = False  # its init and step take `events` (a StepEvents) and tell it theirs, in order
+
     critic_size: int = 0
 
     def critic_view(self, game: Any, seat: jax.Array) -> jax.Array:
@@ -123,7 +132,7 @@ class BatchedGame(ABC):
 class BatchedEnv:
     """A game's batched engine with Pgx's API (see the module docs)."""
 
-    def __init__(self, definition, config, game: BatchedGame, max_turns: int | None):
+    def __init__(self, definition, config, game: BatchedGame, max_turns: int | None, history_length: int = 0):
         self.definition = definition
         self.config = config
         self.game = game
@@ -134,6 +143,19 @@ class BatchedEnv:
         self._gather = jnp.asarray(self.layout.compact_gather, dtype=jnp.int32)
         self._order = [b.name for b in self.layout.blocks]
         self._shapes = dict(self.layout.shapes)
+        self.history_length = history_length
+        self.histories = None
+        # the bounds of every entry of the observation, as env()'s observation space has them
+        self.observation_low, self.observation_high = self.layout.low, self.layout.high
+        if history_length:
+            encoding = EventEncoding(definition.events, game.num_players, definition.words(config, 0).vocab)
+            self.histories = Histories(encoding, history_length)
+            block = encoding.block(history_length)
+            size = history_length * encoding.width
+            self.observation_fields["history"] = slice(self.layout.size, self.layout.size + size)
+            self.observation_low = np.concatenate([self.observation_low, np.full(size, block.low, np.float32)])
+            self.observation_high = np.concatenate([self.observation_high, np.full(size, block.high, np.float32)])
+        self._observation_size = len(self.observation_low)
 
     # --- Pgx's properties -------------------------------------------------------
 
@@ -155,7 +177,7 @@ class BatchedEnv:
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        return (self.layout.size,)
+        return (self._observation_size,)
 
     # --- the API ------------------------------------------------------------------
 
@@ -184,16 +206,25 @@ class BatchedEnv:
         return self._observed(jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state))
 
     def _deal(self, key: jax.Array, setup: dict | None = None) -> State:
-        game = self.game.init(key, {} if setup is None else setup)
+        setup = {} if setup is None else setup
+        if self.histories is None:
+            game = self.game.init(key, setup)
+            history, seen = jnp.zeros((self.num_players, 0, 0), jnp.float32), jnp.zeros(self.num_players, jnp.int32)
+        else:
+            events = StepEvents(self.histories.encoding)
+            game = self.game.init(key, setup, events=events)
+            history, seen = self.histories.record(*self.histories.new(), events)
         return State(
             current_player=self.game.current_player(game),
-            observation=jnp.zeros(self.layout.size, jnp.float32),
+            observation=jnp.zeros(self._observation_size, jnp.float32),
             legal_action_mask=self.game.legal_mask(game),
             rewards=jnp.zeros(self.num_players, jnp.float32),
             terminated=self.game.is_over(game),
             truncated=jnp.bool_(False),
             _step_count=jnp.int32(0),
             game=game,
+            history=history,
+            history_seen=seen,
         )
 
     def _advance(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
@@ -202,10 +233,17 @@ class BatchedEnv:
         done = state.terminated | state.truncated
         in_range = (action >= 0) & (action < self.num_actions)
         legal = in_range & state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
-        game, rewards = self.game.step(state.game, jnp.where(legal, action, 0), key)
+        if self.histories is None:
+            game, rewards = self.game.step(state.game, jnp.where(legal, action, 0), key)
+            history, seen = state.history, state.history_seen
+        else:
+            events = StepEvents(self.histories.encoding)
+            game, rewards = self.game.step(state.game, jnp.where(legal, action, 0), key, events=events)
+            history, seen = self.histories.record(state.history, state.history_seen, events)
         mover = state.current_player
         penalty = jnp.zeros(self.num_players, jnp.float32).at[mover].set(-1.0)
-        played = jax.tree_util.tree_map(lambda new, old: jnp.where(legal & ~done, new, old), game, state.game)
+        moved = legal & ~done
+        played = jax.tree_util.tree_map(lambda new, old: jnp.where(moved, new, old), game, state.game)
         terminated = jnp.where(done, state.terminated, jnp.where(legal, self.game.is_over(game), True))
         turns = self.game.turns_played(played)
         limit = jnp.int32(2**30 if self.max_turns is None else self.max_turns)
@@ -220,6 +258,8 @@ class BatchedEnv:
             truncated=truncated,
             _step_count=state._step_count + jnp.where(done, 0, 1),
             game=played,
+            history=jnp.where(moved, history, state.history),
+            history_seen=jnp.where(moved, seen, state.history_seen),
         )
         return new
 
@@ -231,7 +271,11 @@ class BatchedEnv:
         seat = jnp.maximum(jnp.asarray(seat, jnp.int32), 0)
         blocks = self.game.blocks(state.game, seat)
         compact = jnp.concatenate([jnp.ravel(blocks[name]).astype(jnp.float32) for name in self._order])
-        return compact[self._gather[seat]]
+        observation = compact[self._gather[seat]]
+        if self.histories is None:
+            return observation
+        rows = self.histories.view(state.history, state.history_seen, seat)
+        return jnp.concatenate([observation, rows.ravel()])
 
     def _observed(self, state: State) -> State:
         return state.replace(observation=self.observe(state, state.current_player))

@@ -48,6 +48,20 @@ class Field:
     def bounds(self, context: EncodingContext) -> tuple[float, float]:
         return 0.0, 1.0
 
+    def observer_columns(self, observer: int, context: EncodingContext) -> list[int]:
+        """For each of the field's columns as `observer` encodes it, the column that holds the same entry when
+        seat 0 encodes it (the absolute frame, where seats are seat numbers). The batched engine encodes every
+        event once, absolutely, and turns it to each observer with these."""
+        return list(range(self.width(context)))
+
+
+def rotated(num_seats: int, observer: int, width: int, per_seat: int = 1) -> list[int]:
+    """`observer_columns` of a field whose first `num_seats * per_seat` columns are seats relative to the
+    observer (`per_seat` columns each), the rest not."""
+    seat_columns = [((k // per_seat + observer) % num_seats) * per_seat + k % per_seat
+                    for k in range(num_seats * per_seat)]
+    return seat_columns + list(range(num_seats * per_seat, width))
+
 
 class EncodingContext:
     """What field encodings need to know of a configuration: the seats and the sizes of the name lists."""
@@ -72,6 +86,9 @@ class SeatField(Field):
     def width(self, context):
         return context.num_players
 
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, context.num_players)
+
     def encode(self, value, observer, out, context):
         if value != NOBODY:
             out[context.relative(value, observer)] = 1
@@ -89,6 +106,9 @@ class SeatsField(Field):
     def width(self, context):
         return context.num_players
 
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, context.num_players)
+
     def encode(self, value, observer, out, context):
         for seat in value:
             out[context.relative(seat, observer)] = 1
@@ -105,6 +125,9 @@ class PerSeatField(Field):
 
     def width(self, context):
         return context.num_players
+
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, context.num_players)
 
     def encode(self, value, observer, out, context):
         for seat, v in enumerate(value):

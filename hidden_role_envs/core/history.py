@@ -54,6 +54,14 @@ class EventEncoding:
                 start += width
         self.width = start
         self.low, self.high = min(lows), max(highs)
+        # [observer, column]: the column of the absolute encoding (as seat 0 encodes) that the observer reads there
+        self.observer_columns = np.tile(np.arange(self.width), (num_players, 1))
+        for slot, starts in self.slot_columns.items():
+            for first in starts:
+                for observer in range(num_players):
+                    columns = example[slot].observer_columns(observer, self.context)
+                    self.observer_columns[observer, first : first + len(columns)] = np.add(columns, first)
+        self.observer_columns.flags.writeable = False
         # layout[kind]: (field name, field, start) for each field of the kind
         self.layout = {}
         for kind in self.kinds:

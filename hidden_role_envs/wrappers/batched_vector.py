@@ -66,7 +66,7 @@ class BatchedSingleSeatEnv(VectorEnv):
             check_int("seat", seat, 0, n - 1)
         self.fixed_seat = seat
         self.opponents = opponents
-        low, high = self.engine.layout.low, self.engine.layout.high
+        low, high = self.engine.observation_low, self.engine.observation_high
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = spaces.Discrete(self.engine.num_actions)
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)

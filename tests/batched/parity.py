@@ -44,7 +44,10 @@ class Twins:
                 continue
             u = ref.unwrapped
             where = f"game {g}, after {self._played[g]} actions"
-            expected = np.stack([u.observer.encode(seat) for seat in seats])
+            if self.env.history_length:  # the whole observation, the history block last
+                expected = np.stack([ref.observe(agent)["observation"] for agent in ref.possible_agents])
+            else:
+                expected = np.stack([u.observer.encode(seat) for seat in seats])
             close = np.abs(observations[g] - expected) <= TOLERANCE
             if not close.all():
                 seat = int(np.flatnonzero(~close.all(axis=1))[0])

@@ -12,9 +12,12 @@ def test_the_arguments_of_env_are_checked_the_same_way():
         batched.make("secrets", num_players=3)
 
 
-def test_an_event_history_is_refused_not_dropped():
-    with pytest.raises(ValueError, match="history_length"):
-        batched.make("secrets", num_players=5, history_length=8)
+def test_an_event_history_is_refused_not_dropped_by_an_engine_without_one():
+    without = [name for name in batched.available() if not batched.make(name).game.tells_events]
+    for name in without:
+        with pytest.raises(ValueError, match="history_length"):
+            batched.make(name, history_length=8)
+    assert batched.make("secrets", num_players=5, history_length=8).observation_fields["history"]
 
 
 def test_another_illegal_move_policy_is_refused_not_ignored():

@@ -36,3 +36,27 @@ def test_every_event_seen_reads_as_a_line_and_a_record(game):
                     assert line is None or line.strip()
             env.step(None if terminated or truncated else random_legal(rng, obs))
     assert seen  # games emit events
+
+
+@pytest.mark.parametrize("game", every_game(), ids=lambda g: g.name)
+def test_an_event_as_a_seat_encodes_it_is_the_absolute_encoding_turned_by_its_observer_columns(game):
+    """The batched engine encodes each event once, as seat 0 does, and turns it to each observer with
+    `EventEncoding.observer_columns`: for every event of seeded games, every seat's own encoding must be that."""
+    from hidden_role_envs.core.history import EventEncoding
+
+    for n in game.benchmark_players:
+        env = game.env(num_players=n).unwrapped
+        encoding = EventEncoding(game.events, n, game.words(env.config, 0).vocab)
+        for seed in range(5):
+            env.reset(seed=seed)
+            rng = np.random.default_rng(seed)
+            for agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                for event in env.last_events:
+                    absolute = np.zeros(encoding.width, np.float32)
+                    encoding.encode(event, 0, absolute)
+                    for observer in range(n):
+                        seen = np.zeros(encoding.width, np.float32)
+                        encoding.encode(event, observer, seen)
+                        assert np.array_equal(seen, absolute[encoding.observer_columns[observer]]), (event, observer)
+                env.step(None if terminated or truncated else random_legal(rng, obs))

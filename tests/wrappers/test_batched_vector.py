@@ -59,6 +59,15 @@ def test_a_fixed_seat_is_the_learners_in_every_game():
     assert (infos["seat"] == 1).all()
 
 
+def test_with_an_event_history_the_observation_ends_with_the_learners_last_events():
+    envs = BatchedSingleSeatEnv("secrets", num_envs=4, num_players=5, seat=0, history_length=6)
+    history = envs.engine.observation_fields["history"]
+    observations, _ = envs.reset(seed=5)
+    assert observations.shape == (4, history.stop) == (4, envs.single_observation_space.shape[0])
+    assert envs.single_observation_space.contains(observations[0])
+    assert (observations[:, history] != 0).any(axis=1).all()  # the seat's early looks, at least
+
+
 def test_bad_input_is_refused(envs):
     envs.reset(seed=0)
     with pytest.raises(ValueError, match="16 integer action ids"):

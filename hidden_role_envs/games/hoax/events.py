@@ -9,7 +9,7 @@ only) and the target's yes or no (`accused`, seen by everyone).
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, NUMBER, PER_SEAT, SEAT, Field, NameField, NamesField, event_kind
+from hidden_role_envs.core.events import FLAG, NUMBER, PER_SEAT, SEAT, Field, NameField, NamesField, event_kind, rotated
 from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.core.text import Words
 from hidden_role_envs.games.hoax.cards import SUPPLY
@@ -40,6 +40,9 @@ class Holder(Field):
 
     def width(self, context):
         return context.num_players + 1
+
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, context.num_players + 1)
 
     def encode(self, value, observer, out, context):
         out[context.num_players if value == SUPPLY else context.relative(value, observer)] = 1

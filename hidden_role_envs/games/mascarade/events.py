@@ -7,7 +7,7 @@ courthouse (`BANK`, `COURTHOUSE`).
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, NUMBER, SEAT, SEATS, Field, NameField, NamesField, event_kind
+from hidden_role_envs.core.events import FLAG, NUMBER, SEAT, SEATS, Field, NameField, NamesField, event_kind, rotated
 from hidden_role_envs.core.seats import agent_name
 from hidden_role_envs.core.text import Words
 from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE, cards_per_seat
@@ -47,6 +47,9 @@ class CardPlace(Field):
     def width(self, context):
         return len(context.vocab["place"])
 
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, len(context.vocab["place"]), cards_per_seat(context.num_players))
+
     def encode(self, value, observer, out, context):
         n = context.num_players
         hand = cards_per_seat(n)
@@ -68,6 +71,9 @@ class Purse(Field):
 
     def width(self, context):
         return context.num_players + 2
+
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, context.num_players + 2)
 
     def encode(self, value, observer, out, context):
         n = context.num_players

@@ -22,7 +22,11 @@ moving parts become arrays:
   a precomputed permutation; the Diplomat's unseen one averages two) and
   one look (a 0/1 filter), to the seats that saw them;
 - the Bullets are four slots: who gave each and to whom; what a seat gave,
-  who gave what to whom and the points of each screen follow from them.
+  who gave what to whom and the points of each screen follow from them;
+- the event history (`history_length`): `init` and `step` tell a
+  `StepEvents` every event the reference's rules would emit, in their order
+  (`_tell_early_intelligence`, `_tell_move`, and the end of the turn and the
+  draw where they happen), each with whether it happened in this game.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from hidden_role_envs.core.batched import BatchedGame, one_hot, pytree, shuffle
+from hidden_role_envs.core.batched_events import StepEvents
 from hidden_role_envs.core.knowledge import DealTable
 from hidden_role_envs.core.seats import NOBODY
 from hidden_role_envs.games.secrets.actions import (
@@ -67,6 +72,30 @@ from hidden_role_envs.games.secrets.cards import (
     SCIENTIST,
 )
 from hidden_role_envs.games.secrets.config import SecretsConfig
+from hidden_role_envs.games.secrets.events import (
+    Answered,
+    BulletDrawn,
+    BulletDrawnUnseen,
+    BulletGiven,
+    BulletValue,
+    CardAdded,
+    CardChosen,
+    CardChosenUnseen,
+    CardRevealed,
+    Drawn,
+    GameOver,
+    Intercepted,
+    LetPass,
+    Looked,
+    LookedUnseen,
+    Offered,
+    PairTurnedDown,
+    ScientistsFlipped,
+    ShownUnseen,
+    Swapped,
+    SwappedOneOf,
+    UnToken,
+)
 from hidden_role_envs.games.secrets.observation import BOTTOM, secrets_layout
 from hidden_role_envs.games.secrets.rules import FULL_DECK, GAME_OVER, SecretsGame
 
@@ -126,6 +155,7 @@ class Move(NamedTuple):
     lands_on: jax.Array  # the screen a card lands on, and the card
     card: jax.Array
     swap: jax.Array  # (2,) places whose tokens swap; the seats that watch know it
+    swapper: jax.Array  # who swapped them (the Double Agent's receiver, or the actor)
     swap_seen_by: jax.Array  # (n,) who knows exactly which tokens swapped (the rest: the Diplomat's either side)
     unseen_side: jax.Array  # whether the others know only "one of the two neighbours"
     look_place: jax.Array  # a token seen, and by whom (after the swap)
@@ -196,7 +226,9 @@ class SecretsBatched(BatchedGame):
                  "first_player": game.table.active}
         return {key: np.asarray(parts[key], np.int32) for key in setup}
 
-    def init(self, key: jax.Array, deal: dict) -> SecretsState:
+    tells_events = True
+
+    def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> SecretsState:
         n = self.num_players
         in_play = jnp.asarray([k for k, c in enumerate(self.config.token_counts) for _ in range(c)], I32)
         bits = jax.random.bits(key, (n + 1 + DECK + 4 + 1,), jnp.uint32)  # one draw shuffles everything
@@ -220,7 +252,9 @@ class SecretsBatched(BatchedGame):
             claims=jnp.zeros((n, C, 3), I32), offered_cards=jnp.zeros((n, C), I32), interceptions=zeros_n,
             looks=jnp.zeros((n, n + 1), I32),
         )
-        return self._start_turn(g)
+        if events is not None:
+            self._tell_early_intelligence(events, g.tokens)
+        return self._start_turn(g, events)
 
     def _early_intelligence(self, tokens: jax.Array) -> jax.Array:
         """Each seat's own token; at 5+ its right neighbour's; at 7+ the centre, shown to everyone.
@@ -244,8 +278,9 @@ class SecretsBatched(BatchedGame):
         row = jnp.where(g.decision == CHOOSE, pair, jnp.maximum(g.decision, 0))
         return jnp.where(g.over, False, self._masks[row])
 
-    def step(self, g: SecretsState, action: jax.Array, key: jax.Array) -> tuple[SecretsState, jax.Array]:
-        g = self._apply(g, self._move(g, action))
+    def step(self, g: SecretsState, action: jax.Array, key: jax.Array,
+             events: StepEvents | None = None) -> tuple[SecretsState, jax.Array]:
+        g = self._apply(g, self._move(g, action), events)
         return g, jnp.where(g.over, self._outcome(g), 0.0)
 
     # --- what an action does --------------------------------------------------------
@@ -314,13 +349,15 @@ class SecretsBatched(BatchedGame):
         return Move(
             chosen=jnp.where(kind == CHOOSE, arg, nobody), offer=jnp.where(kind == OFFER, target, nobody), claim=arg2,
             answer=answer, receiver=receiver, lands_on=lands_on, card=landing, swap=swap,
-            swap_seen_by=swap_seen_by, unseen_side=diplomat, look_place=look_place, look_seen_by=look_seen_by,
+            swapper=jnp.where(double_agent, receiver, actor), swap_seen_by=swap_seen_by, unseen_side=diplomat,
+            look_place=look_place, look_seen_by=look_seen_by,
             looker=looker, bullet_to=jnp.where(kind == ASSASSIN_TARGET, target, nobody), ends=ends,
             decision=decision, to_act=to_act,
         )
 
-    def _apply(self, g: SecretsState, m: Move) -> SecretsState:
+    def _apply(self, g: SecretsState, m: Move, events: StepEvents | None = None) -> SecretsState:
         n = self.num_players
+        before = g
         seats = jnp.arange(n)
         offering = m.offer != NOBODY
         claim = jnp.where(offering, m.claim, g.claim)
@@ -346,8 +383,10 @@ class SecretsBatched(BatchedGame):
         g = self._give_bullet(g, m.bullet_to)
         g = self._draw_bullet(g, (m.decision == ASSASSIN_TARGET) & receives)
         g = self._know(g, m)
+        if events is not None:
+            self._tell_move(events, before, m, g.tokens)
         g = g.replace(decision=jnp.where(m.ends, g.decision, m.decision), to_act=jnp.where(m.ends, g.to_act, m.to_act))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(m.ends, a, b), self._end_turn(g), g)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(m.ends, a, b), self._end_turn(g, events, m.ends), g)
 
     # --- carrying a move out ---------------------------------------------------------
 
@@ -409,7 +448,7 @@ class SecretsBatched(BatchedGame):
 
     # --- the turn ---------------------------------------------------------------------
 
-    def _start_turn(self, g: SecretsState) -> SecretsState:
+    def _start_turn(self, g: SecretsState, events: StepEvents | None = None, when=True) -> SecretsState:
         """Draw until two different characters show; duplicates go face down to the bottom."""
         n = self.num_players
         positions = jnp.arange(DECK)
@@ -426,26 +465,87 @@ class SecretsBatched(BatchedGame):
         gone = at < drawn
         after = (at - g.deck_size) % DECK  # how far past the last card a slot lies
         put = (after < duplicates) & ~((at < g.deck_size) & ~gone)
+        second = jnp.where(single, NOBODY, cards[j])
+        if events is not None:
+            drawn_cards = ((positions < drawn)[:, None] & (cards[:, None] == jnp.arange(C)[None, :])).sum(axis=0)
+            events.add(Drawn, when, active=g.active, drawn=drawn_cards, revealed=one_hot(first, C) + one_hot(second, C))
         return g.replace(
             deck=jnp.where(put, first, g.deck), deck_head=(g.deck_head + drawn) % DECK,
             deck_size=g.deck_size - drawn + duplicates, slot_known=(g.slot_known & ~gone) | put,
-            revealed=jnp.stack([first, jnp.where(single, NOBODY, cards[j])]), offered=jnp.where(single, first, NOBODY),
+            revealed=jnp.stack([first, second]), offered=jnp.where(single, first, NOBODY),
             offer_target=I32(NOBODY), claim=I32(NOBODY), card_in_play=I32(NOBODY), receiver=I32(NOBODY),
             touched=jnp.zeros(n, bool), decision=jnp.where(single, OFFER, CHOOSE).astype(I32), to_act=g.active,
         )
 
-    def _end_turn(self, g: SecretsState) -> SecretsState:
+    def _end_turn(self, g: SecretsState, events: StepEvents | None = None, when=True) -> SecretsState:
         n = self.num_players
         pairs = jnp.where(g.touched[:, None], g.face_up // 2, 0)  # identical face-up pairs turn face down
+        if events is not None:  # a screen gets one character a turn, so it turns down one pair at most
+            for seat in range(n):
+                events.add(PairTurnedDown, when & pairs[seat].any(), seat=seat, card=jnp.argmax(pairs[seat] > 0))
         g = g.replace(face_up=g.face_up - 2 * pairs, face_down=g.face_down + 2 * pairs.sum(axis=1),
                       face_down_characters=g.face_down_characters + 2 * pairs)
         fewest = g.cards.min()
         unique = (g.cards == fewest).sum() == 1
-        g = g.replace(un_holder=jnp.where(unique, jnp.argmin(g.cards), NOBODY).astype(I32), turn=g.turn + 1)
+        holder = jnp.where(unique, jnp.argmin(g.cards), NOBODY).astype(I32)
         over = g.cards.max() >= self.end_size
+        if events is not None:
+            events.add(UnToken, when & (holder != g.un_holder), holder=holder)
+            events.add(GameOver, when & over)
+        g = g.replace(un_holder=holder, turn=g.turn + 1)
         finished = g.replace(over=jnp.bool_(True), decision=I32(GAME_OVER), to_act=I32(NOBODY))
-        next_turn = self._start_turn(g.replace(active=(g.active + 1) % n))
+        next_turn = self._start_turn(g.replace(active=(g.active + 1) % n), events, when & ~over)
         return jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), finished, next_turn)
+
+    # --- what the seats see (the event history) ------------------------------------
+
+    def _tell_early_intelligence(self, events: StepEvents, tokens: jax.Array) -> None:
+        n = self.num_players
+        for s in range(n):
+            events.add(Looked, True, jnp.arange(n) == s, looker=s, place=s, identity=tokens[s])
+        if n >= 5:
+            for s in range(n):
+                events.add(Looked, True, jnp.arange(n) == s, looker=s, place=(s - 1) % n, identity=tokens[(s - 1) % n])
+        if n >= 7:
+            events.add(Looked, True, looker=NOBODY, place=n, identity=tokens[n])
+
+    def _tell_move(self, events: StepEvents, g: SecretsState, m: Move, tokens: jax.Array) -> None:
+        """The events of a move up to the end of the turn, in the order of the reference's rules (`g` before it,
+        `tokens` after its swap)."""
+        n = self.num_players
+        seats = jnp.arange(n)
+        actor = g.to_act
+        events.add(CardChosen, m.chosen != NOBODY, seats == actor, active=actor, card=m.chosen)
+        events.add(CardChosenUnseen, m.chosen != NOBODY, seats != actor, active=actor)
+        events.add(Offered, m.offer != NOBODY, active=actor, target=m.offer, claim=m.claim)
+        events.add(Intercepted, m.answer == 3, seat=actor)
+        events.add(LetPass, (g.decision == UN_CHOICE) & (m.answer == 0), seat=actor)
+        events.add(Answered, (m.answer == 1) | (m.answer == 2), seat=actor, accepted=m.answer == 1)
+        receives = m.receiver != NOBODY
+        events.add(CardRevealed, receives, receiver=m.receiver, card=g.offered)
+        lands = m.lands_on != NOBODY
+        events.add(CardAdded, lands, seat=m.lands_on, card=m.card)
+        face_up = g.face_up[jnp.maximum(m.lands_on, 0)] + one_hot(m.card, C).astype(I32)
+        flips = lands & (m.card == SCIENTIST) & (face_up[SCIENTIST] >= 2)
+        events.add(ScientistsFlipped, flips, seat=m.lands_on, cards=face_up)
+        swaps = m.swap[0] != NOBODY
+        events.add(Swapped, swaps, m.swap_seen_by, actor=m.swapper, p=m.swap[0], q=m.swap[1])
+        sides = one_hot((actor + 1) % n, n + 1) + one_hot((actor - 1) % n, n + 1) + one_hot(n, n + 1)
+        events.add(SwappedOneOf, m.unseen_side, seats != actor, actor=actor, alternatives=sides)
+        looks = m.look_place != NOBODY
+        events.add(Looked, looks, m.look_seen_by, looker=m.looker, place=m.look_place,
+                   identity=tokens[jnp.maximum(m.look_place, 0)])
+        events.add(LookedUnseen, looks & (m.looker != NOBODY), seats != m.looker, looker=m.looker, place=m.look_place)
+        shown = receives & (g.offered == JOURNALIST)
+        events.add(ShownUnseen, shown, seats == m.receiver, seat=m.receiver)
+        draws = receives & (m.decision == ASSASSIN_TARGET)
+        drawn = g.bullet_deck[jnp.minimum(g.bullet_head, 3)]
+        events.add(BulletDrawn, draws, seats == m.receiver, seat=m.receiver, value=drawn)
+        events.add(BulletDrawnUnseen, draws, seats != m.receiver, seat=m.receiver)
+        gives = m.bullet_to != NOBODY
+        given = g.bullet_deck[jnp.maximum(g.bullet_head - 1, 0)]
+        events.add(BulletGiven, gives, giver=actor, receiver=m.bullet_to)
+        events.add(BulletValue, gives, seats == actor, giver=actor, receiver=m.bullet_to, value=given)
 
     def _outcome(self, g: SecretsState) -> jax.Array:
         scores = self._scores(g)

@@ -5,7 +5,7 @@ Token places are the seats 0..n-1 and n, the centre (`TOKEN_PLACE`).
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, SEAT, Field, NameField, NamesField, NumberField, event_kind
+from hidden_role_envs.core.events import FLAG, SEAT, Field, NameField, NamesField, NumberField, event_kind, rotated
 from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.core.text import Words
 
@@ -34,6 +34,9 @@ class TokenPlace(Field):
     def width(self, context):
         return context.num_players + 1
 
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, context.num_players + 1)
+
     def encode(self, value, observer, out, context):
         out[value if value == context.num_players else context.relative(value, observer)] = 1
 
@@ -50,6 +53,9 @@ class Alternatives(Field):
 
     def width(self, context):
         return context.num_players + 1
+
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, context.num_players + 1)
 
     def encode(self, value, observer, out, context):
         for swap in value:

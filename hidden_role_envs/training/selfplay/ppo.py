@@ -305,4 +305,4 @@ def _rows(flags: jax.Array, leaf: jax.Array) -> jax.Array:
 
 
 def new_params(key: jax.Array, env: BatchedEnv, arch: network.Architecture) -> dict:
-    return network.init(key, arch, network.input_scale(np.asarray(env.layout.high)))
+    return network.init(key, arch, network.input_scale(np.asarray(env.observation_high)))

@@ -87,7 +87,7 @@ class Run:
         os.makedirs(os.path.join(s.out, "checkpoints"), exist_ok=True)
         self.env = batched.make(s.game, num_players=s.num_players)
         roles = self.env.game.critic_size
-        self.arch = network.Architecture(s.game, s.num_players, {}, self.env.layout.size, self.env.num_actions,
+        self.arch = network.Architecture(s.game, s.num_players, {}, self.env.observation_shape[0], self.env.num_actions,
                                          tuple(s.hidden), roles if s.critic_sees_roles else 0,
                                          roles if s.role_weight else 0)
         self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(

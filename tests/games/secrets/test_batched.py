@@ -25,3 +25,12 @@ def test_random_games_match_the_reference_at_every_step(n, parity_games):
     rng = np.random.default_rng(n)
     twins = parity.Twins(GAME, n, [random_setup(n, rng) for _ in range(parity_games(60))])
     assert twins.play(seed=n) > 20
+
+
+@pytest.mark.parametrize("n, history_length", [(5, 3), (8, 32)])
+def test_the_event_history_matches_the_reference_at_every_step(n, history_length, parity_games):
+    """The `history` block too: every event each seat saw, in order, turned to its side (3 rows: the ring wraps)."""
+    rng = np.random.default_rng(100 + n)
+    twins = parity.Twins(GAME, n, [random_setup(n, rng) for _ in range(parity_games(40))],
+                         {"history_length": history_length})
+    assert twins.play(seed=n) > 20
