@@ -121,11 +121,12 @@ the mover -1, every other seat 0, ends every seat's episode, and puts
 `hidden_role_envs.batched.make("hoax", num_players=5)` (the `jax` extra)
 plays thousands of games at once in `jax.vmap`, with any character sheet
 and turn limit: the twin of this env (`games/hoax/batched.py`), with the
-same observation as `env(history_length=0)`, mask, rewards and ends, move
-for move, checked against it with every chance outcome fixed by the same
-`setup` (`env.setup({...})`). Past the setup's `suspicion_decks` it
-shuffles its own from the step's key, so only fixed decks give the same
-cards as the env.
+same observation (with `history_length=K` the `history` block too, the
+last K events each seat saw), mask, rewards and ends, move for move,
+checked against it with every chance outcome fixed by the same `setup`
+(`env.setup({...})`). Past the setup's `suspicion_decks` it shuffles its
+own from the step's key, so only fixed decks give the same cards as the
+env.
 
 ## Rules and rulings followed
 - Components: 7 characters (one per player, the rest unused and unseen), 7

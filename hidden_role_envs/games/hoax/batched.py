@@ -41,7 +41,14 @@ became arrays:
 - the suspicion cards shown, once per investigator, target and character
   (`seen`), are both the investigator's `cards_seen` and the target's
   `cards_shown`; the characters named in accusations (`named`) both sides of
-  `accused_as`.
+  `accused_as`;
+- the event history (`history_length`): `init` and the stages of `step`
+  tell a `StepEvents` every event the reference's rules would emit, in
+  their order, each with whether it happened in this game: the deal
+  (`_tell_deal`), the action's own events (`_tell_act`), then the count of
+  the votes, the check of a claim, a claim standing, each effect of the
+  privilege seat by seat (`_tell_reached`) and the end of the turn, where
+  they happen.
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from hidden_role_envs.core.batched import BatchedGame, one_hot, pytree, shuffle
+from hidden_role_envs.core.batched_events import StepEvents
 from hidden_role_envs.core.seats import NOBODY
 from hidden_role_envs.games.hoax.actions import (
     ACCUSE,
@@ -80,6 +88,34 @@ from hidden_role_envs.games.hoax.cards import (
     SUSPICION_CARDS_SHOWN,
 )
 from hidden_role_envs.games.hoax.config import DEFAULT_MAX_TURNS, HoaxConfig
+from hidden_role_envs.games.hoax.events import (
+    Accused,
+    AccusedAs,
+    ClaimChecked,
+    Claimed,
+    ClaimStands,
+    Dealt,
+    Eliminated,
+    FirstPlayer,
+    GameOver,
+    HoaxCalled,
+    Immune,
+    ImmunityClaimed,
+    Impostor,
+    Investigated,
+    Moved,
+    NoHoax,
+    NoImmunity,
+    NothingToTake,
+    PrivilegeDone,
+    Shown,
+    Swapped,
+    TurnEnded,
+    TurnStarted,
+    VoteCast,
+    Voted,
+    VotesRevealed,
+)
 from hidden_role_envs.games.hoax.observation import CAP, hoax_layout
 from hidden_role_envs.games.hoax.privileges import (
     EACH_NEIGHBOUR,
@@ -158,6 +194,7 @@ class HoaxBatched(BatchedGame):
         self._sheet(config)
         self._counting_tables(n)
         self._seats = jnp.arange(n, dtype=I32)
+        self._supply = n  # the supply, as an event's `Holder` names it: the column past the seats
 
     # --- tables built once ------------------------------------------------------------
 
@@ -165,7 +202,7 @@ class HoaxBatched(BatchedGame):
         """Per action id: its kind, the character, option and resource it names, the seat offset, the vote."""
         columns = {name: [] for name in ("character", "option", "resource", "offset", "vote")}
         for kind, args in actions.meaning:
-            row = dict(character=NOBODY, option=0, resource=NOBODY, offset=0, vote=0)
+            row = {"character": NOBODY, "option": 0, "resource": NOBODY, "offset": 0, "vote": 0}
             if kind == PICK_RESOURCE:
                 row["resource"] = args
             elif kind == CLAIM:
@@ -199,11 +236,16 @@ class HoaxBatched(BatchedGame):
         resources = np.zeros((len(options), self.num_effects))
         whom = np.zeros((len(options), self.num_effects))
         whom_codes = {EACH_OTHER: WHOM_OTHERS, EACH_NEIGHBOUR: WHOM_NEIGHBOURS}
+        # the most seats effect e of any option reaches (the event history tells each in a slot of its own)
+        self._most_reached = [0] * self.num_effects
+        reach = {EACH_OTHER: config.num_players - 1, EACH_NEIGHBOUR: min(2, config.num_players - 1)}  # named: 1
         for q, option in enumerate(options):
             for e, effect in enumerate(option.effects):
                 kinds[q, e] = EFFECT_CODES[effect.kind]
                 resources[q, e] = effect.resource  # NAMED: the type named with the claim
                 whom[q, e] = whom_codes.get(effect.whom, WHOM_NAMED)
+                if effect.targets_players:
+                    self._most_reached[e] = max(self._most_reached[e], reach.get(effect.whom, 1))
         self._effect_kind = jnp.asarray(kinds, I32)
         self._effect_resource = jnp.asarray(resources, I32)
         self._effect_whom = jnp.asarray(whom, I32)
@@ -242,7 +284,9 @@ class HoaxBatched(BatchedGame):
         }
         return {key: parts[key] for key, value in setup.items() if value is not None}
 
-    def init(self, key: jax.Array, deal: dict) -> HoaxState:
+    tells_events = True
+
+    def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> HoaxState:
         n = self.num_players
         bits = jax.random.bits(key, (M + 1,), jnp.uint32)
         characters = jnp.asarray(deal.get("characters", shuffle(bits[:M], jnp.arange(M, dtype=I8))[:n]), I8)
@@ -250,6 +294,8 @@ class HoaxBatched(BatchedGame):
         decks = jnp.asarray(deal.get("suspicion_decks", jnp.zeros((0, M), I8)), I8)
         own = self._seats[:, None] == self._seats[None, :]  # (observer, seat)
         allowed = ~own[:, :, None] | (jnp.arange(M)[None, None, :] == characters[None, :, None])
+        if events is not None:
+            self._tell_deal(events, characters, first)
         nobody = I32(NOBODY)
         zeros = jnp.zeros
         return HoaxState(
@@ -290,15 +336,16 @@ class HoaxBatched(BatchedGame):
         )
         return mask & ~g.over
 
-    def step(self, g: HoaxState, action: jax.Array, key: jax.Array) -> tuple[HoaxState, jax.Array]:
+    def step(self, g: HoaxState, action: jax.Array, key: jax.Array,
+             events: StepEvents | None = None) -> tuple[HoaxState, jax.Array]:
         before = g
-        g, flow = self._act(g, action, key)
+        g, flow = self._act(g, action, key, events)
         g, flow = self._ask_about_hoax(g, flow)
-        g, flow = self._next_vote(g, flow)
-        g, flow = self._check(g, flow)
-        g, flow = self._stands(g, flow)
-        g = self._resolve(g, flow["resolve"])
-        g = self._end_turn(g, flow["end_turn"])
+        g, flow = self._next_vote(g, flow, events)
+        g, flow = self._check(g, flow, events)
+        g, flow = self._stands(g, flow, events)
+        g = self._resolve(g, flow["resolve"], events)
+        g = self._end_turn(g, flow["end_turn"], events)
         g = self._win(g, flow["winner"])
         g = jax.tree_util.tree_map(lambda new, old: new.astype(old.dtype), g, before)  # the stages compute wider
         return g, self._rewards(g, before.eliminated)
@@ -323,7 +370,7 @@ class HoaxBatched(BatchedGame):
 
     # --- the stages of a step --------------------------------------------------------------
 
-    def _act(self, g: HoaxState, action, key) -> tuple[HoaxState, dict]:
+    def _act(self, g: HoaxState, action, key, events: StepEvents | None = None) -> tuple[HoaxState, dict]:
         """What the action itself does; `flow` says which stages follow."""
         n = self.num_players
         seats = self._seats
@@ -377,6 +424,9 @@ class HoaxBatched(BatchedGame):
         questioned, _ = self._in_question(g)
         first_voter = self._first_after(in_play & (seats != questioned), questioned, 0)
         votes = kind == CAST_VOTE
+        winner = jnp.select([accuser_left, last_left], [actor, jnp.argmax(in_play).astype(I32)], NOBODY)
+        if events is not None:
+            self._tell_act(events, g, action, cards, winner)
 
         g = g.replace(
             resources=resources, supply=supply,
@@ -419,7 +469,7 @@ class HoaxBatched(BatchedGame):
             "next_vote": votes,
             "resolve": kind == NO_IMMUNITY,
             "end_turn": (kind == END_TURN) | (wrongly & ~last_left),
-            "winner": jnp.select([accuser_left, last_left], [actor, jnp.argmax(in_play).astype(I32)], NOBODY),
+            "winner": winner,
         }
         return g, flow
 
@@ -446,7 +496,7 @@ class HoaxBatched(BatchedGame):
         g = g.replace(decision=jnp.where(asks, HOAX_CALL, g.decision), to_act=jnp.where(asks, caller, g.to_act))
         return g, {**flow, "stands": asking & (caller == NOBODY)}
 
-    def _next_vote(self, g: HoaxState, flow: dict) -> tuple[HoaxState, dict]:
+    def _next_vote(self, g: HoaxState, flow: dict, events: StepEvents | None = None) -> tuple[HoaxState, dict]:
         """After a ballot: the next voter, or the ballots revealed and counted."""
         voting = flow["next_vote"]
         claimant, character = self._in_question(g)
@@ -457,6 +507,8 @@ class HoaxBatched(BatchedGame):
         ballots = jnp.stack([g.ballots > 0, g.ballots < 0], axis=1) & counts  # (seat, up / down)
         by_claimant = ballots[:, None, :] & (self._seats == claimant)[None, :, None]
         by_character = ballots[:, None, :] & (jnp.arange(M) == character)[None, :, None]
+        if events is not None:
+            events.add(VotesRevealed, counts, votes=g.ballots, claimant=claimant, character=character)
         g = g.replace(
             decision=jnp.where(asks, VOTE, g.decision), to_act=jnp.where(asks, voter, g.to_act),
             votes=jnp.where(counts, g.ballots, g.votes),
@@ -466,7 +518,7 @@ class HoaxBatched(BatchedGame):
         checked = counts & ((g.ballots < 0).sum() > (g.ballots > 0).sum())
         return g, {**flow, "check": checked, "stands": flow["stands"] | (counts & ~checked)}
 
-    def _check(self, g: HoaxState, flow: dict) -> tuple[HoaxState, dict]:
+    def _check(self, g: HoaxState, flow: dict, events: StepEvents | None = None) -> tuple[HoaxState, dict]:
         """A thumbs-down majority: a true claim wins; a false one earns an impostor token and does nothing."""
         checking = flow["check"]
         claimant, character = self._in_question(g)
@@ -477,6 +529,10 @@ class HoaxBatched(BatchedGame):
         immunity = g.immunity_claimant != NOBODY
         seen = jnp.where(truthful, jnp.arange(M) == character, jnp.arange(M) != character)
         ends_claim = caught & ~immunity
+        if events is not None:  # a true claim wins at once; a false one earns the impostor token
+            events.add(ClaimChecked, checking, seat=claimant, character=character, truthful=truthful)
+            events.add(GameOver, wins, winner=claimant, character=character)
+            events.add(Impostor, caught, seat=claimant, character=character)
         g = g.replace(
             impostor=g.impostor | (caught & cell),
             claims=jnp.minimum(g.claims + (caught & cell)[:, :, None] * (jnp.arange(3) == 2), CAP),
@@ -489,9 +545,12 @@ class HoaxBatched(BatchedGame):
         return g, {**flow, "resolve": flow["resolve"] | (caught & immunity),
                    "winner": jnp.where(wins, claimant, flow["winner"])}
 
-    def _stands(self, g: HoaxState, flow: dict) -> tuple[HoaxState, dict]:
+    def _stands(self, g: HoaxState, flow: dict, events: StepEvents | None = None) -> tuple[HoaxState, dict]:
         """A claim nobody called, or a vote let stand: an immunity covers its claimant; the privilege goes on."""
         standing = flow["stands"]
+        if events is not None:
+            claimant, character = self._in_question(g)
+            events.add(ClaimStands, standing, seat=claimant, character=character)
         immunity = standing & (g.immunity_claimant != NOBODY)
         g = g.replace(
             answered=jnp.where(immunity & (self._seats == g.immunity_claimant), IMMUNE_ANSWER, g.answered),
@@ -499,7 +558,7 @@ class HoaxBatched(BatchedGame):
         )
         return g, {**flow, "resolve": flow["resolve"] | standing}
 
-    def _resolve(self, g: HoaxState, resolving) -> HoaxState:
+    def _resolve(self, g: HoaxState, resolving, events: StepEvents | None = None) -> HoaxState:
         """Carry out the privilege from its cursor, effect by effect; stop where a seat is asked for an immunity."""
         n = self.num_players
         seats = self._seats
@@ -525,7 +584,9 @@ class HoaxBatched(BatchedGame):
             held = (resources * column).sum(axis=1)  # (n,) each seat's tokens of the resource
             # from the supply, to the claimant or the named player
             receiver = jnp.where(kind == FROM_SUPPLY, claimant, g.claim_player)
-            given = live & ((kind == FROM_SUPPLY) | (kind == TO_NAMED)) & ((supply * column).sum() > 0)
+            from_supply = live & ((kind == FROM_SUPPLY) | (kind == TO_NAMED))
+            in_supply = (supply * column).sum() > 0
+            given = from_supply & in_supply
             # from the players it reaches, in turn order
             on_players = live & ((kind == FROM_PLAYERS) | (kind == SWAPS))
             start = jnp.where(e == g.cursor_effect, g.cursor_offset, 0)
@@ -534,7 +595,11 @@ class HoaxBatched(BatchedGame):
             changes = jnp.where(kind == SWAPS, held != mine, held > 0)
             asks = reached & (g.answered == UNASKED) & changes & can_answer
             first = jnp.where(asks, offsets, n).min()
-            reaches = reached & (offsets < first) & (g.answered != IMMUNE_ANSWER)
+            passed = reached & (offsets < first)  # the seats it is done with, before the one asked
+            reaches = passed & (g.answered != IMMUNE_ANSWER)
+            if events is not None:
+                self._tell_move(events, from_supply, self._supply, receiver, resource, in_supply)
+                self._tell_reached(events, e, g, kind, resource, passed, held)
             gives = reaches & (kind == FROM_PLAYERS) & (held > 0)
             swaps = reaches & (kind == SWAPS)
             swapped = swaps.any()
@@ -550,6 +615,8 @@ class HoaxBatched(BatchedGame):
             stopped = stopped | stops
         done = resolving & ~stopped
         asking = resolving & stopped
+        if events is not None:
+            events.add(PrivilegeDone, done, seat=claimant)
         return g.replace(
             resources=resources, supply=supply, cursor_effect=cursor_effect, cursor_offset=cursor_offset,
             claimant=jnp.where(done, NOBODY, g.claimant),
@@ -557,8 +624,11 @@ class HoaxBatched(BatchedGame):
             to_act=jnp.where(asking, asked, jnp.where(done, g.active, g.to_act)),
         )
 
-    def _end_turn(self, g: HoaxState, ending) -> HoaxState:
+    def _end_turn(self, g: HoaxState, ending, events: StepEvents | None = None) -> HoaxState:
         active = jnp.where(ending, self._first_after(~g.eliminated, g.active, 0), g.active)
+        if events is not None:
+            events.add(TurnEnded, ending, seat=g.active)
+            events.add(TurnStarted, ending, seat=active)
         return g.replace(
             turn=g.turn + ending, active=active, claimed=g.claimed & ~ending, accused=g.accused & ~ending,
             decision=jnp.where(ending, TURN, g.decision), to_act=jnp.where(ending, active, g.to_act),
@@ -569,8 +639,86 @@ class HoaxBatched(BatchedGame):
         return g.replace(
             over=g.over | wins, winner=jnp.where(wins, winner, g.winner),
             decision=jnp.where(wins, GAME_OVER, g.decision), to_act=jnp.where(wins, NOBODY, g.to_act),
-            claimant=jnp.where(wins, NOBODY, g.claimant), immunity_claimant=jnp.where(wins, NOBODY, g.immunity_claimant),
+            claimant=jnp.where(wins, NOBODY, g.claimant),
+            immunity_claimant=jnp.where(wins, NOBODY, g.immunity_claimant),
         )
+
+    # --- what the seats see (the event history) ------------------------------------
+
+    def _tell_deal(self, events: StepEvents, characters, first) -> None:
+        """Each seat its own character, then the first player to everyone (the reference's `start`)."""
+        for seat in range(self.num_players):
+            events.add(Dealt, True, self._seats == seat, seat=seat, character=characters[seat])
+        events.add(FirstPlayer, True, seat=first)
+
+    def _tell_act(self, events: StepEvents, g: HoaxState, action, cards, winner) -> None:
+        """The events of the action's own rule, in the reference's order (`g` before it): an action plays one rule,
+        so each kind's events are told where it is the one played; what follows (the votes counted, the claim
+        standing, the privilege, the end of the turn) the later stages tell."""
+        n = self.num_players
+        seats = self._seats
+        kind = self._kind[action]
+        character, resource, offset = self._a_character[action], self._a_resource[action], self._a_offset[action]
+        actor = g.to_act
+        target = (actor + offset) % n
+        pair = (seats == actor) | (seats == target)  # who sees the cards of an investigation or an accusation
+        # the opening pick: a token from the supply; after the last pick the first player's turn starts
+        picks = kind == PICK_RESOURCE
+        self._tell_move(events, picks, self._supply, actor, resource, g.supply[jnp.maximum(resource, 0)] > 0)
+        events.add(TurnStarted, picks & ((actor + 1) % n == g.active), seat=g.active)
+        events.add(Claimed, kind == CLAIM, claimant=actor, character=character, option=self._a_option[action],
+                   resource=resource, player=jnp.where(offset > 0, target, NOBODY))
+        # an investigation: one token of each type paid, then the suspicion cards the target passes
+        investigates = kind == INVESTIGATE
+        for r in range(R):
+            events.add(Moved, investigates, giver=actor, taker=self._supply, resource=r, count=1)
+        events.add(Investigated, investigates, investigator=actor, target=target)
+        events.add(Shown, investigates, pair, investigator=actor, target=target, cards=cards)
+        # an accusation: the seat out gives all it holds, to a right accuser or back to the supply
+        accuses = kind == ACCUSE
+        right = g.characters[target] == character
+        out = jnp.where(right, target, actor)
+        events.add(AccusedAs, accuses, pair, accuser=actor, target=target, character=character, right=right)
+        events.add(Accused, accuses, accuser=actor, target=target, right=right)
+        held = g.resources[out]
+        for r in range(R):
+            events.add(Moved, accuses & (held[r] > 0), giver=out, taker=jnp.where(right, actor, self._supply),
+                       resource=r, count=held[r])
+        events.add(Eliminated, accuses, seat=out)
+        events.add(GameOver, winner != NOBODY, winner=winner, character=NOBODY)  # the last player left
+        # the answers to a claim
+        events.add(HoaxCalled, kind == CALL, seat=actor, claimant=self._in_question(g)[0])
+        events.add(NoHoax, kind == NO_CALL, seat=actor)
+        votes = kind == CAST_VOTE
+        events.add(Voted, votes, seats == actor, seat=actor, vote=self._a_vote[action])  # the ballot is secret
+        events.add(VoteCast, votes, seats != actor, seat=actor)
+        events.add(ImmunityClaimed, kind == IMMUNE, claimant=actor, character=character)
+        events.add(NoImmunity, kind == NO_IMMUNITY, seat=actor)
+
+    def _tell_move(self, events: StepEvents, when, giver, taker, resource, moved) -> None:
+        """One token of `resource` moved, or (not `moved`: the giver had none) nothing to take: the reference's
+        `_move` of one token."""
+        events.add(Moved, when & moved, giver=giver, taker=taker, resource=resource, count=1)
+        events.add(NothingToTake, when & ~moved, giver=giver, taker=taker, resource=resource)
+
+    def _tell_reached(self, events: StepEvents, e: int, g: HoaxState, kind, resource, passed, held) -> None:
+        """What effect `e`, on players, did to each seat it is done with (`passed`), in turn order from the
+        claimant's left, as the reference reaches them one by one: an immune seat is told immune; the others give
+        one token or have none to give, or swap (a swap is only ever with the named player). The j-th seat passed
+        is told in slot j: as many slots as the effect reaches seats at most (all the others, two neighbours or
+        the named player)."""
+        n = self.num_players
+        claimant, named = jnp.maximum(g.claimant, 0), jnp.maximum(g.claim_player, 0)
+        order = (claimant + jnp.arange(1, n)) % n
+        count = jnp.cumsum(passed[order])  # the seats passed up to each place in turn order
+        for j in range(self._most_reached[e]):
+            seat = order[jnp.argmax(count == j + 1)]
+            immune = (count[-1] > j) & (g.answered[seat] == IMMUNE_ANSWER)
+            takes = (count[-1] > j) & ~immune & (kind == FROM_PLAYERS)
+            events.add(Immune, immune, seat=seat)
+            self._tell_move(events, takes, seat, claimant, resource, held[seat] > 0)
+        swaps = (kind == SWAPS) & passed[named] & (g.answered[named] != IMMUNE_ANSWER)
+        events.add(Swapped, swaps, claimant=claimant, other=named, resource=resource)
 
     def _rewards(self, g: HoaxState, was_out) -> jax.Array:
         """-1 to a seat as it goes out; at the end +1 to the winner, -1 to every other seat still in."""

@@ -5,13 +5,14 @@ half by a player that investigates whenever it can and seldom accuses, so
 that knowledge grows) and the rule scenarios below, each played by name and
 then at random to its end; at 3 players one more game lasts long enough for
 the record's counts to stop at their cap. One more batch plays a replacement sheet with a
-low turn limit. Each batch is one compilation of the twin.
+low turn limit; two more compare the event history (`history_length`) too. Each batch is
+one compilation of the twin.
 """
 
 import numpy as np
 import pytest
 
-import hidden_role_envs.batched as batched
+from hidden_role_envs import batched
 from hidden_role_envs.games.hoax import GAME
 from hidden_role_envs.games.hoax.actions import HOAX_CALL, IMMUNITY, TURN, VOTE
 from hidden_role_envs.games.hoax.cards import NUM_CHARACTERS
@@ -182,9 +183,15 @@ def test_a_replacement_sheet_and_the_turn_limit_match_the_reference(parity_games
     assert any(not e.is_over for e in engines) and any(e.is_over for e in engines)  # truncated ones, and ends
 
 
+@pytest.mark.parametrize("n, history_length", [(3, 3), (6, 32)])
+def test_the_event_history_matches_the_reference_at_every_step(n, history_length, parity_games):
+    """The `history` block too: every event each seat saw, in order, turned to its side (3 rows: the ring wraps)."""
+    twins = play_batch(n, parity_games(40), SCENARIOS[n], arguments={"history_length": history_length}, seed=30 + n)
+    kinds = {type(e).__name__ for ref in twins.refs for e in ref.unwrapped._episode_events}
+    assert {"Shown", "AccusedAs", "Immune", "NothingToTake", "Impostor", "Swapped", "GameOver"} <= kinds
+
+
 def test_arguments_the_twin_cannot_take_are_refused():
-    with pytest.raises(ValueError, match="history_length"):
-        batched.make("hoax", num_players=4, history_length=3)
     with pytest.raises(ValueError, match="character_sheet must have 7 rows"):
         batched.make("hoax", num_players=4, character_sheet=HOUSE_SHEET[:6])
     env = batched.make("hoax", num_players=4)
