@@ -114,9 +114,10 @@ every info holds only `illegal_move`.
 ## Batched engine
 `hidden_role_envs.batched.make("spyfall", num_players=5, ...)` is the JAX
 twin of this env (`SpyfallBatched`, in `games/spyfall/batched.py`), with
-every argument of `env()`: move for move the same observation as
-`env(history_length=0)` (every block, the beliefs to 1e-6 in float32), the
-same mask, rewards, ends and turn count (`tests/games/spyfall/test_batched.py`).
+every argument of `env()`: move for move the same observation (every
+block, the beliefs to 1e-6 in float32, and with `history_length=K` the
+`history` block, the last K events each seat saw), the same mask, rewards,
+ends and turn count (`tests/games/spyfall/test_batched.py`).
 Its `setup(...)` reads the same `setup` as `reset`; what a setup leaves out
 is drawn by the same rules. It needs the `jax` extra.
 

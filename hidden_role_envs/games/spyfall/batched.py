@@ -34,6 +34,12 @@ How the reference's moving parts became arrays:
 A step does little under `vmap`: each kind of action changes the few
 fields it touches where it is the one played (`_ask`, `_answer`, ...), and
 what ends a round ends it once (`_end_round`).
+
+The event history (`history_length`): `init` and `step` tell a `StepEvents`
+every event the reference's rules would emit, in their order, each with
+whether it happened in this game: the action itself (`_tell_action`), what
+it led to (`_tell_outcome`: the votes shown, time up, the accused's card),
+the end of the round and the next round's deal (`_end_round`, `_tell_deal`).
 """
 
 from __future__ import annotations
@@ -45,10 +51,29 @@ import jax.numpy as jnp
 import numpy as np
 
 from hidden_role_envs.core.batched import BatchedGame, one_hot, pytree
+from hidden_role_envs.core.batched_events import StepEvents
 from hidden_role_envs.core.seats import NOBODY
 from hidden_role_envs.games.spyfall.actions import ACCUSE, ANSWER, ASK, GUESS, PASS, VOTE, spyfall_actions
 from hidden_role_envs.games.spyfall.config import SpyfallConfig
-from hidden_role_envs.games.spyfall.events import NO, NOT_VOTING, YES
+from hidden_role_envs.games.spyfall.events import (
+    NO,
+    NOT_VOTING,
+    YES,
+    Accused,
+    Answered,
+    Asked,
+    CardRevealed,
+    Dealt,
+    GameOver,
+    Guessed,
+    Passed,
+    RoundOver,
+    RoundStarted,
+    TimeUp,
+    VoteCast,
+    Voted,
+    VoteResult,
+)
 from hidden_role_envs.games.spyfall.knowledge import LIE_RATE
 from hidden_role_envs.games.spyfall.observation import spyfall_layout
 from hidden_role_envs.games.spyfall.rules import (
@@ -130,6 +155,8 @@ class SpyfallState:
 
 
 class SpyfallBatched(BatchedGame):
+    tells_events = True
+
     def __init__(self, config: SpyfallConfig, reward_mode: str = "points"):
         n = config.num_players
         places = config.places
@@ -180,7 +207,7 @@ class SpyfallBatched(BatchedGame):
         return {"dealer": np.int32(NOBODY if fixed.dealer is None else fixed.dealer),
                 "locations": padded(fixed.locations), "spies": padded(fixed.spies), "roles": roles}
 
-    def init(self, key: jax.Array, deal: dict) -> SpyfallState:
+    def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> SpyfallState:
         n, rounds, places, most_roles = self.num_players, self.num_rounds, self.num_locations, self.max_roles
         bits = jax.random.bits(key, (rounds * (most_roles + 2) + 1,), jnp.uint32)
         fixed_locations = jnp.asarray(deal.get("locations", jnp.full(rounds, NOBODY)), I32)
@@ -193,7 +220,7 @@ class SpyfallBatched(BatchedGame):
         drawn_roles = jax.vmap(self._deal_roles)(role_bits, locations, spies)
         roles = jnp.where((fixed_roles >= 0).any(axis=1, keepdims=True), fixed_roles, drawn_roles)
         dealer = jnp.where(fixed_dealer >= 0, fixed_dealer, (bits[-1] % n).astype(I32))
-        return SpyfallState(
+        g = SpyfallState(
             locations=locations, spies=spies, roles=roles,
             round=I32(0), spy=spies[0], location=locations[0], played=jnp.zeros(places, bool), dealer=dealer,
             decision=I32(QUESTION), to_act=dealer, decisions=I32(0), over=jnp.bool_(False),
@@ -201,6 +228,9 @@ class SpyfallBatched(BatchedGame):
             round_result=jnp.full(rounds, NOBODY, I32), round_convicted=jnp.full(rounds, NOBODY, I32),
             round_accuser=jnp.full(rounds, NOBODY, I32),
         )
+        if events is not None:
+            self._tell_deal(events, g, True)
+        return g
 
     def _new_round(self) -> dict:
         """The fields of a round as they are before its first question."""
@@ -275,7 +305,8 @@ class SpyfallBatched(BatchedGame):
             jnp.full(2, d == BALLOT),
         ])
 
-    def step(self, g: SpyfallState, action: jax.Array, key: jax.Array) -> tuple[SpyfallState, jax.Array]:
+    def step(self, g: SpyfallState, action: jax.Array, key: jax.Array,
+             events: StepEvents | None = None) -> tuple[SpyfallState, jax.Array]:
         """Each kind of action changes its fields where it is the one played; a pass or a failed vote moves the
         turn on; a guess, a conviction or the last time-up turn ends the round, which pays its points."""
         n = self.num_players
@@ -283,6 +314,9 @@ class SpyfallBatched(BatchedGame):
         yes = yes == 1
         actor = g.to_act
         other = (actor + offset) % n  # the seat asked or accused
+        was_up = g.time_up
+        if events is not None:
+            self._tell_action(events, g, kind, actor, other, attribute, yes, location)
         g = g.replace(decisions=g.decisions + 1)
         g = self._ask(g, kind == ASK, actor, other, attribute)
         g = self._answer(g, kind == ANSWER, actor, yes)
@@ -291,6 +325,8 @@ class SpyfallBatched(BatchedGame):
         g, convicted, acquitted = self._vote(g, kind == VOTE, actor, yes)
         goes_on = acquitted & ((g.interrupted == WINDOW) | (g.interrupted == FINAL_ACCUSATION))
         g, nobody_convicted = self._next_turn(g, (kind == PASS) | goes_on)
+        if events is not None:
+            self._tell_outcome(events, g, was_up, accuser, accused, convicted | acquitted, convicted)
         right = location == g.location
         spy = g.spy
         result = jnp.select(
@@ -299,7 +335,8 @@ class SpyfallBatched(BatchedGame):
              jnp.where(accused == spy, SPY_CONVICTED, NON_SPY_CONVICTED), SPY_NOT_CAUGHT],
             NOBODY,
         ).astype(I32)
-        return self._end_round(g, result, jnp.where(convicted, accuser, NOBODY), jnp.where(convicted, accused, NOBODY))
+        return self._end_round(g, result, jnp.where(convicted, accuser, NOBODY), jnp.where(convicted, accused, NOBODY),
+                               events)
 
     # --- the actions ------------------------------------------------------------------
 
@@ -417,11 +454,12 @@ class SpyfallBatched(BatchedGame):
         return jnp.where(seats == spy, jnp.where(spy_wins, self._spy_points[jnp.maximum(result, 0)], 0),
                          jnp.where(spy_wins, 0, non_spies))
 
-    def _end_round(self, g: SpyfallState, result, accuser, convicted) -> tuple[SpyfallState, jax.Array]:
+    def _end_round(self, g: SpyfallState, result, accuser, convicted,
+                   events: StepEvents | None = None) -> tuple[SpyfallState, jax.Array]:
         """The round's points are paid; the spy of the round deals the next, or the game is over."""
         ends = result != NOBODY
         r = g.round
-        spy = g.spy
+        spy, location = g.spy, g.location
         this_round = ends & (jnp.arange(self.num_rounds) == r)
         g = g.replace(
             round_result=jnp.where(this_round, result, g.round_result),
@@ -442,7 +480,44 @@ class SpyfallBatched(BatchedGame):
             **{name: jnp.where(deals, value, getattr(g, name)) for name, value in fresh.items()},
         )
         points = jnp.where(ends, self._points(result, spy, accuser), 0)
+        if events is not None:  # every card of the round is shown as it ends, before the next deal
+            events.add(RoundOver, ends, round=r, spy=spy, location=location, result=result, points=points,
+                       convicted=convicted, accuser=accuser)
+            events.add(GameOver, over)
+            self._tell_deal(events, g, deals)
         return g, points.astype(jnp.float32)
+
+    # --- the event history ------------------------------------------------------------
+
+    def _tell_deal(self, events: StepEvents, g: SpyfallState, when) -> None:
+        """The round in play starts: everyone sees who deals; each seat sees only its own card (the spy's has no
+        location)."""
+        seats = jnp.arange(self.num_players)
+        events.add(RoundStarted, when, round=g.round, dealer=g.dealer)
+        for s in range(self.num_players):
+            events.add(Dealt, when, seats == s, seat=s, location=jnp.where(s == g.spy, NOBODY, g.location),
+                       role=g.roles[g.round, s])
+
+    def _tell_action(self, events: StepEvents, g: SpyfallState, kind, actor, other, attribute, yes, location) -> None:
+        """The action played on `g`, one candidate per kind: all are public but a ballot, whose vote only the
+        voter sees (the others see that it voted)."""
+        seats = jnp.arange(self.num_players)
+        events.add(Asked, kind == ASK, asker=actor, target=other, attribute=attribute)
+        events.add(Answered, kind == ANSWER, seat=actor, attribute=g.attribute, yes=yes)
+        events.add(Passed, kind == PASS, seat=actor)
+        events.add(Accused, kind == ACCUSE, accuser=actor, accused=other)
+        events.add(Guessed, kind == GUESS, spy=actor, location=location, right=location == g.location)
+        events.add(Voted, kind == VOTE, seats == actor, seat=actor, yes=yes)
+        events.add(VoteCast, kind == VOTE, seats != actor, seat=actor)
+
+    def _tell_outcome(self, events: StepEvents, g: SpyfallState, was_up, accuser, accused, counted, convicted) -> None:
+        """What the action led to before the round's end: once every vote is cast all are shown (as the round's
+        record now holds them), a vote that moved the turn on or the last pass of the last window may run the
+        clock out, and a conviction reveals the accused's card. Time up and a conviction never come together."""
+        votes = g.votes[was_up.astype(I32), jnp.maximum(accuser, 0)]
+        events.add(VoteResult, counted, accuser=accuser, accused=accused, votes=votes, convicted=convicted)
+        events.add(TimeUp, g.time_up & ~was_up)
+        events.add(CardRevealed, convicted, seat=accused, is_spy=accused == g.spy)
 
     # --- for a critic in training --------------------------------------------------------
 
