@@ -117,11 +117,11 @@ and every seat's info `illegal_move`.
 ## Batched engine
 `hidden_role_envs.batched.make("mascarade", num_players=5)` is this env's
 twin in JAX (`games/mascarade/batched.py`, needs the `jax` extra): the
-same arguments, the same observation as `env(history_length=0)` (every
-block, the exact or approximate `knowledge` included, to float32
-rounding), mask, rewards, ends and turn limit, for thousands of games at
-once; `env.setup({...})` takes the `setup` above. It has no event history
-(`history_length` is refused).
+same arguments, the same observation (every block, the exact or
+approximate `knowledge` included, to float32 rounding; with
+`history_length=K` the `history` block too), mask, rewards, ends and turn
+limit, for thousands of games at once; `env.setup({...})` takes the
+`setup` above.
 
 ## Rules and rulings followed
 - Setup: 6 coins each, an empty courthouse, an unlimited bank (RULING).

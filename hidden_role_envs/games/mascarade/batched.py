@@ -32,7 +32,14 @@ the end checks and what comes next, each a few scalars chosen with
   sure of are corrected at the end of the step (the reference's lazy
   correction gives each seat the same), by the same exact deductions and
   Sinkhorn passes, each a `lax.while_loop` in which a seat stops when the
-  reference's would.
+  reference's would;
+- the event history (`history_length`): `init` and `step` tell a
+  `StepEvents` every event the reference's rules would emit, in their order,
+  each with whether it happened in this game and who saw it: the action's
+  own (`_tell_action`), then the claim round's reveals and powers
+  (`_tell_round`), the fines and the end (`_tell_end`), the next turn
+  (`_end_turn`). A step's kinds of action exclude each other, so one fixed
+  order of these candidates is the reference's on every path.
 
 The reference computes its beliefs in float64, this twin in float32: the
 observations agree to about 1e-7.
@@ -45,6 +52,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from hidden_role_envs.core.batched import BatchedGame, one_hot, pytree, shuffle
+from hidden_role_envs.core.batched_events import StepEvents
 from hidden_role_envs.core.knowledge import DealTable
 from hidden_role_envs.core.seats import NOBODY
 from hidden_role_envs.games.mascarade.actions import (
@@ -83,6 +91,26 @@ from hidden_role_envs.games.mascarade.characters import (
     WITCH,
 )
 from hidden_role_envs.games.mascarade.config import MascaradeConfig
+from hidden_role_envs.games.mascarade.events import (
+    Announced,
+    Claimed,
+    Dealt,
+    FortunesKept,
+    FortunesSwapped,
+    GameOver,
+    Guessed,
+    Handled,
+    Looked,
+    LookedUnseen,
+    NotSwapped,
+    Paid,
+    Passed,
+    Power,
+    Questioned,
+    Revealed,
+    Swapped,
+    Turn,
+)
 from hidden_role_envs.games.mascarade.knowledge import EXACT_PLACES, SINKHORN_PASSES, TOLERANCE
 from hidden_role_envs.games.mascarade.observation import COIN_CAP, RECORD_CAP, mascarade_layout
 from hidden_role_envs.games.mascarade.rules import (
@@ -224,7 +252,9 @@ class MascaradeBatched(BatchedGame):
         parts = {"cards": game.cards, "first_player": game.table.active}
         return {key: np.asarray(parts[key], np.int32) for key in setup}
 
-    def init(self, key: jax.Array, deal: dict) -> MascaradeState:
+    tells_events = True
+
+    def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> MascaradeState:
         n, places = self.num_players, self.num_places
         bits = jax.random.bits(key, (places + 1,), jnp.uint32)
         cards = jnp.asarray(deal.get("cards", shuffle(bits[:places], self._characters)), I32)
@@ -244,6 +274,9 @@ class MascaradeBatched(BatchedGame):
             last_announcement=jnp.full(n, NOBODY, I32), last_claimants=jnp.zeros((n, n), bool),
             questioned=jnp.zeros((n, n), I32), guesses=jnp.zeros((n, K, 2), I32),
         )
+        if events is not None:  # the open deal (its event holds the characters dealt, as counts), the first turn
+            events.add(Dealt, True, cards=self._in_play)
+            events.add(Turn, True, active=first, forced=True)
         return g
 
     def _open_deal(self, cards: jax.Array) -> jax.Array:
@@ -271,13 +304,14 @@ class MascaradeBatched(BatchedGame):
         mask = jnp.where(g.decision == ASK_BISHOP, mask & bishop, mask)
         return jnp.where(g.over, False, mask)
 
-    def step(self, g: MascaradeState, action: jax.Array, key: jax.Array) -> tuple[MascaradeState, jax.Array]:
-        g = self._play(g, action)
+    def step(self, g: MascaradeState, action: jax.Array, key: jax.Array,
+             events: StepEvents | None = None) -> tuple[MascaradeState, jax.Array]:
+        g = self._play(g, action, events)
         return g, jnp.where(g.over, jnp.where(g.winners, 1.0, -1.0), 0.0).astype(F32)
 
     # --- one action ---------------------------------------------------------------------
 
-    def _play(self, g: MascaradeState, action: jax.Array) -> MascaradeState:
+    def _play(self, g: MascaradeState, action: jax.Array, events: StepEvents | None = None) -> MascaradeState:
         n, hand = self.num_players, self.hand
         seats = jnp.arange(n)
         kind, a, b, swapped = self._kind[action], self._arg[action], self._arg2[action], self._swapped[action]
@@ -332,7 +366,7 @@ class MascaradeBatched(BatchedGame):
 
         # the coins: the action's own payment, or the power's
         coins, courthouse = g.coins, g.courthouse
-        target = (actor + a) % n
+        target = (actor + a) % n  # the seat the action names (Bishop, Inquisitor, Witch)
         coins = _pay(coins, target, actor, jnp.where(kind == BISHOP_TAKE, 2, 0))
         coins = _pay(coins, actor, g.power_user, jnp.where(wrong, INQUISITOR_FINE, 0))
         witch = (kind == WITCH_SWAP) & (a > 0)
@@ -356,6 +390,10 @@ class MascaradeBatched(BatchedGame):
         bishop_now = (power == BISHOP) & ~tied
         coins = _pay(coins, richest, holder, jnp.where(bishop_now, 2, 0))
         cheat_wins = (power == CHEAT) & (coins[holder] >= CHEAT_COINS)
+        if events is not None:
+            self._tell_action(events, g, kind, a, actor, p, q, swaps, look_a, look_b, own_place, target, wrong)
+            self._tell_round(events, g, announcer, claim_place, reveals, holders, power, holder, from_bank, judge,
+                             richest, bishop_now)
 
         # what comes next: a decision, or the power done (the end checked, the fines, checked again), or the turn
         asks_now = jnp.select(
@@ -365,8 +403,8 @@ class MascaradeBatched(BatchedGame):
              I32(ASK_INQUISITOR), I32(ASK_WITCH)],
             nobody,
         )
-        asked = jnp.select([announces | ((claims | (kind == PASS)) & ~round_over), spy_look, kind == QUESTION], [following, actor, target],
-                           holder)
+        asked = jnp.select([announces | ((claims | (kind == PASS)) & ~round_over), spy_look, kind == QUESTION],
+                           [following, actor, target], holder)
         decided = ((kind == SPY_SWAP) | (kind == BISHOP_TAKE) | (kind == FOOL_SWAP) | guesses | (kind == WITCH_SWAP))
         power_done = decided | (round_over & (asks_now == NOBODY) & ~cheat_wins)
         over, winners = _end(coins)
@@ -379,6 +417,8 @@ class MascaradeBatched(BatchedGame):
         fines_end = power_done & ~over & over_after_fines
         over, winners = over | fines_end, jnp.where(fines_end, winners_after_fines, winners)
         ends_turn = ((kind == SWAP) | (kind == LOOK) | power_done) & ~over
+        if events is not None:
+            self._tell_end(events, announcer, pays_fine, over, winners)
 
         revealed_seats = g.revealed_seats | reveals | (guesses & (seats == actor))
         power_cards = jnp.where(spy_look, (jnp.arange(self.num_places) == g.power_place)
@@ -398,22 +438,96 @@ class MascaradeBatched(BatchedGame):
                           cards, announcement, announcer)
         finished = g2.replace(over=jnp.bool_(True), winners=winners, decision=I32(GAME_OVER), to_act=nobody)
         g2 = jax.tree_util.tree_map(lambda x, y: jnp.where(over, x, y), finished, g2)
-        return jax.tree_util.tree_map(lambda x, y: jnp.where(ends_turn, x, y), self._end_turn(g2), g2)
+        next_turn = self._end_turn(g2, events, ends_turn)
+        return jax.tree_util.tree_map(lambda x, y: jnp.where(ends_turn, x, y), next_turn, g2)
 
-    def _end_turn(self, g: MascaradeState) -> MascaradeState:
+    def _end_turn(self, g: MascaradeState, events: StepEvents | None = None, when=True) -> MascaradeState:
         """The next player's turn: forced to swap or not in the preparation or if its card was just revealed."""
         n = self.num_players
         turn = g.turn + 1
         active = (g.active + 1) % n
+        forced = (turn < PREPARATION_TURNS) | g.revealed_seats[active]
+        if events is not None:
+            events.add(Turn, when, active=active, forced=forced)
         none_n = jnp.zeros(n, bool)
         nobody = I32(NOBODY)
         return g.replace(
             turn=turn, active=active, to_act=active, decision=I32(ASK_TURN),
-            forced=(turn < PREPARATION_TURNS) | g.revealed_seats[active], revealed_last_turn=g.revealed_seats,
+            forced=forced, revealed_last_turn=g.revealed_seats,
             announcement=nobody, announcer=nobody, power_user=nobody, claimants=none_n,
             claim_place=jnp.full(n, NOBODY, I32), power_cards=jnp.zeros_like(g.power_cards),
             revealed_seats=none_n, fined=none_n,
         )
+
+    # --- what the seats see (the event history) ------------------------------------------
+    # A purse (`Paid`) is told by its absolute column: a seat's number, then the bank (n), then the courthouse (n+1).
+
+    def _tell_action(self, events: StepEvents, g: MascaradeState, kind, a, actor, p, q, swaps, look_a, look_b,
+                     own_place, target, wrong) -> None:
+        """The action's own events, in the reference's order. Only the actor learns whether the cards swapped and
+        what a look shows; the others see that they were handled, or looked at. (A look or a guess comes in a
+        step without a swap, so the cards it shows are `g.cards`.)"""
+        seats = jnp.arange(self.num_players)
+        me, others = seats == actor, seats != actor
+        handles = p != NOBODY
+        events.add(Swapped, handles & swaps, me, actor=actor, p=p, q=q)
+        events.add(NotSwapped, handles & ~swaps, me, actor=actor, p=p, q=q)
+        events.add(Handled, handles, others, actor=actor, p=p, q=q)
+        for place in (look_a, look_b):  # the Spy: its own card, then the other
+            looks = place != NOBODY
+            events.add(Looked, looks, me, looker=actor, place=place, character=g.cards[jnp.maximum(place, 0)])
+            events.add(LookedUnseen, looks, others, looker=actor, place=place)
+        events.add(Announced, kind == ANNOUNCE, announcer=actor, character=a, place=own_place)
+        events.add(Claimed, kind == CLAIM, claimant=actor, place=own_place)
+        events.add(Passed, kind == PASS, seat=actor)
+        events.add(Questioned, kind == QUESTION, inquisitor=actor, target=target)
+        guessed_place = actor * self.hand
+        events.add(Guessed, kind == GUESS, seat=actor, character=a)
+        events.add(Revealed, kind == GUESS, seat=actor, place=guessed_place, character=g.cards[guessed_place])
+        self._tell_paid(events, wrong, g.coins, actor, g.power_user, INQUISITOR_FINE)
+        self._tell_paid(events, kind == BISHOP_TAKE, g.coins, target, actor, 2)
+        witch = kind == WITCH_SWAP
+        events.add(FortunesKept, witch & (a == 0), witch=actor)
+        events.add(FortunesSwapped, witch & (a > 0), witch=actor, target=target, witch_coins=g.coins[actor],
+                   target_coins=g.coins[target])
+
+    def _tell_round(self, events: StepEvents, g: MascaradeState, announcer, claim_place, reveals, holders, power,
+                    holder, from_bank, judge, richest, bishop_now) -> None:
+        """The end of a claim round: the claimers reveal in claim order (the announcer, then leftwards), then the
+        Peasants each use their power in that order, or the first true holder uses the power and is paid. The
+        round ends on a claim or a pass, which move no cards and no coins: the cards and coins are `g`'s."""
+        n = self.num_players
+        bank, courthouse = n, n + 1
+        in_claim_order = [(announcer + k) % n for k in range(n)]
+        for seat in in_claim_order:
+            place = claim_place[seat]
+            events.add(Revealed, reveals[seat], seat=seat, place=place, character=g.cards[jnp.maximum(place, 0)])
+        peasants = holders & (g.announcement == PEASANT)
+        peasant_coins = jnp.where(holders.sum() == 2, 2, 1)
+        for seat in in_claim_order:
+            events.add(Power, peasants[seat], seat=seat, character=PEASANT)
+            events.add(Paid, peasants[seat], payer=bank, payee=seat, amount=peasant_coins)
+        events.add(Power, power != NOBODY, seat=holder, character=power)
+        events.add(Paid, from_bank > 0, payer=bank, payee=holder, amount=from_bank)
+        events.add(Paid, judge > 0, payer=courthouse, payee=holder, amount=judge)
+        thief = power == THIEF  # from the right, then from the left (the same seat at 2 players)
+        right, left = (holder + 1) % n, (holder - 1) % n
+        self._tell_paid(events, thief, g.coins, right, holder, 1)
+        self._tell_paid(events, thief, _pay(g.coins, right, holder, 1), left, holder, 1)
+        self._tell_paid(events, bishop_now, g.coins, richest, holder, 2)
+
+    def _tell_end(self, events: StepEvents, announcer, pays_fine, over, winners) -> None:
+        """After the power: the false claimants' fines (in claim order), then the end if the game ended."""
+        n = self.num_players
+        for seat in [(announcer + k) % n for k in range(n)]:
+            events.add(Paid, pays_fine[seat], payer=seat, payee=n + 1, amount=1)
+        events.add(GameOver, over, winners=winners)
+
+    @staticmethod
+    def _tell_paid(events: StepEvents, when, coins, payer, payee, amount) -> None:
+        """A seat pays what it owes or all it has; the reference tells nothing of a payment of nothing."""
+        paid = jnp.minimum(amount, coins[payer])
+        events.add(Paid, when & (paid > 0), payer=payer, payee=payee, amount=paid)
 
     # --- the record ---------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 One batch per table (a jit compile each, the cost of these tests): at every
 player count, the rule scenarios of `test_rules` played from their deal
 (then on at random), games of scripted players, and seeded random games;
-the constructor's arguments at two more tables.
+the constructor's arguments at two more tables; the event history at two.
 """
 
 import numpy as np
@@ -16,7 +16,6 @@ from hidden_role_envs.games.mascarade.config import configure
 from tests.games.mascarade import test_rules
 
 parity = pytest.importorskip("tests.batched.parity")
-batched = pytest.importorskip("hidden_role_envs.batched")
 
 SCRIPTED_GAMES = 2  # per table, after the scenarios
 
@@ -52,14 +51,14 @@ def play_through(twins: parity.Twins, scripts: list[list[str]], bots: list) -> i
     return twins.play(seed=len(twins.refs), choose=choose)
 
 
-def check_table(n: int, games: int, **arguments) -> int:
-    rng = np.random.default_rng(n)
+def check_table(n: int, games: int, history_length: int = 0, **arguments) -> int:
+    rng = np.random.default_rng(n + history_length)
     chosen = [] if arguments else scenarios(n)
     setups = [{"cards": list(sc.cards), "first_player": sc.first} for sc in chosen]
     setups += [random_setup(n, rng, **arguments) for _ in range(SCRIPTED_GAMES + games)]
     config = configure(n, **arguments)
     bots = [MascaradeScriptedPlayer(config, seed=s) for s in range(SCRIPTED_GAMES)]
-    twins = parity.Twins(GAME, n, setups, arguments)
+    twins = parity.Twins(GAME, n, setups, {**arguments, "history_length": history_length})
     return play_through(twins, [sc.actions for sc in chosen], bots)
 
 
@@ -79,14 +78,23 @@ def test_the_constructor_arguments_match_the_reference(n, arguments, parity_game
     assert check_table(n, parity_games(10), **arguments) > 20
 
 
+WITCH_BISHOP_THIEF = ["Judge", "Witch", "Bishop", "Thief", "Fool", "King"]  # with SET8: every power but the Cheat's
+HISTORIES = [(3, {"characters": WITCH_BISHOP_THIEF}, 3), (8, {"characters": test_rules.SET8}, 32)]
+
+
+@pytest.mark.parametrize("n,arguments,history_length", HISTORIES,
+                         ids=["3 players, two cards each, 3 rows (the ring wraps)", "8 players, the Peasants, 32 rows"])
+def test_the_event_history_matches_the_reference_at_every_step(n, arguments, history_length, parity_games):
+    """The `history` block too: every event each seat saw, in order, turned to its side (places, purses)."""
+    assert check_table(n, parity_games(12), history_length=history_length, **arguments) > 20
+
+
 def test_the_scenarios_are_replayed():
     """Every player count but 8 (whose scenarios use a custom set) replays some of the rule scenarios."""
     assert all(scenarios(n) for n in (2, 3, 4, 5, 13))
 
 
 def test_what_the_batched_engine_lacks_is_refused():
-    with pytest.raises(ValueError, match="history_length"):
-        batched.make("mascarade", num_players=5, history_length=4)
     from hidden_role_envs.games.mascarade.batched import MascaradeBatched
 
     with pytest.raises(ValueError, match="reward mode"):
