@@ -35,15 +35,5 @@ def make(name: str, num_players: int | None = None, max_turns: Any = DEFAULT, re
                          "game with -1 for the mover")
     reference = game.raw_env(num_players=num_players, max_turns=max_turns, reward=reward, **arguments)
     module, cls = game.batched.split(":")
-    engine_class = getattr(importlib.import_module(module), cls)
-    if reference.history_length and not engine_class.tells_events:
-        with_history = ", ".join(name for name in available() if _tells_events(registry.GAMES[name])) or "none yet"
-        raise ValueError(f"{game.title}'s batched engine has no event history (history_length) yet; games with "
-                         f"one: {with_history}")
-    engine = engine_class(reference.config, reference.reward_mode)
+    engine = getattr(importlib.import_module(module), cls)(reference.config, reference.reward_mode)
     return BatchedEnv(game, reference.config, engine, reference.max_turns, reference.history_length)
-
-
-def _tells_events(game) -> bool:
-    module, cls = game.batched.split(":")
-    return getattr(importlib.import_module(module), cls).tells_events

@@ -84,12 +84,15 @@ class BatchedGame(ABC):
         """The arrays of a fixed deal, read and checked at the Python boundary (no tracing here)."""
 
     @abstractmethod
-    def init(self, key: jax.Array, deal: dict) -> Any:
-        """A new game: the fixed parts of `deal`, the rest drawn with `key`."""
+    def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> Any:
+        """A new game: the fixed parts of `deal`, the rest drawn with `key`. Given `events` (with an event
+        history), it tells them every event of the deal, in the reference's order (`core.batched_events`)."""
 
     @abstractmethod
-    def step(self, game: Any, action: jax.Array, key: jax.Array) -> tuple[Any, jax.Array]:
-        """Apply a legal action; the new state and this step's rewards (one per seat)."""
+    def step(self, game: Any, action: jax.Array, key: jax.Array,
+             events: StepEvents | None = None) -> tuple[Any, jax.Array]:
+        """Apply a legal action; the new state and this step's rewards (one per seat). Given `events`, it tells
+        them every event of the step, in the reference's order."""
 
     @abstractmethod
     def legal_mask(self, game: Any) -> jax.Array:
@@ -118,8 +121,6 @@ class BatchedGame(ABC):
     def out_of_play(self, game: Any) -> jax.Array:
         """bool[num_players]: seats that will not decide again and whose reward is paid (put out early)."""
         return jnp.zeros(self.num_players, bool)
-
-    tells_events: bool = False  # its init and step take `events` (a StepEvents) and tell it theirs, in order
 
     critic_size: int = 0
 

@@ -4,7 +4,8 @@ import pytest
 
 pytest.importorskip("jax")
 
-import hidden_role_envs.batched as batched  # noqa: E402
+from hidden_role_envs import batched
+from hidden_role_envs.core import registry
 
 
 def test_the_arguments_of_env_are_checked_the_same_way():
@@ -12,12 +13,12 @@ def test_the_arguments_of_env_are_checked_the_same_way():
         batched.make("secrets", num_players=3)
 
 
-def test_an_event_history_is_refused_not_dropped_by_an_engine_without_one():
-    without = [name for name in batched.available() if not batched.make(name).game.tells_events]
-    for name in without:
-        with pytest.raises(ValueError, match="history_length"):
-            batched.make(name, history_length=8)
-    assert batched.make("secrets", num_players=5, history_length=8).observation_fields["history"]
+@pytest.mark.parametrize("game", batched.available())
+def test_an_event_history_is_kept_as_env_keeps_it(game):
+    env = batched.make(game, history_length=8)
+    reference = registry.game(game).raw_env(history_length=8)
+    assert env.observation_fields == reference.observation_fields
+    assert env.observation_shape == reference.observation_space(reference.possible_agents[0])["observation"].shape
 
 
 def test_another_illegal_move_policy_is_refused_not_ignored():

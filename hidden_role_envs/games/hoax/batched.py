@@ -284,8 +284,6 @@ class HoaxBatched(BatchedGame):
         }
         return {key: parts[key] for key, value in setup.items() if value is not None}
 
-    tells_events = True
-
     def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> HoaxState:
         n = self.num_players
         bits = jax.random.bits(key, (M + 1,), jnp.uint32)

@@ -252,8 +252,6 @@ class MascaradeBatched(BatchedGame):
         parts = {"cards": game.cards, "first_player": game.table.active}
         return {key: np.asarray(parts[key], np.int32) for key in setup}
 
-    tells_events = True
-
     def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> MascaradeState:
         n, places = self.num_players, self.num_places
         bits = jax.random.bits(key, (places + 1,), jnp.uint32)

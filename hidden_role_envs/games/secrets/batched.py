@@ -226,8 +226,6 @@ class SecretsBatched(BatchedGame):
                  "first_player": game.table.active}
         return {key: np.asarray(parts[key], np.int32) for key in setup}
 
-    tells_events = True
-
     def init(self, key: jax.Array, deal: dict, events: StepEvents | None = None) -> SecretsState:
         n = self.num_players
         in_play = jnp.asarray([k for k, c in enumerate(self.config.token_counts) for _ in range(c)], I32)

@@ -155,8 +155,6 @@ class SpyfallState:
 
 
 class SpyfallBatched(BatchedGame):
-    tells_events = True
-
     def __init__(self, config: SpyfallConfig, reward_mode: str = "points"):
         n = config.num_players
         places = config.places
