@@ -182,8 +182,9 @@ env.
 - Investigations: the target takes out its own suspicion card and three
   more at random from the other six, looks at the four, and passes them
   shuffled (unordered) to the investigator. So the investigator and the
-  target see the four cards (as in the rulebook; the rulings had the
-  investigator alone see them); the others see that the investigation
+  target see the four cards: the rulebook, which is the authority, has the
+  target look at them ("Mira las cuatro cartas"), where the rulings file
+  says the investigator alone; the others see that the investigation
   happened and whom it targeted.
 - Accusations: the accuser names a character on a suspicion card passed
   face down to the target, who answers yes or no. Everyone learns who

@@ -56,7 +56,8 @@ relative to the actor (`+1` = left neighbour, the next in turn order).
 - `accuse +k`: stop the clock and accuse, at any decision while the clock
   runs (asking, answering, in a window; once per round), or when time is up;
 - `guess <Location>`: the spy reveals the spy card and names the location,
-  at any of its decisions while the clock runs;
+  at any of its decisions while the clock runs (only locations not played
+  in an earlier round: locations do not repeat within a game);
 - `vote yes`, `vote no`: the vote on an accusation.
 
 Only the seat asked to decide has a non-zero `action_mask`.
