@@ -75,9 +75,14 @@ class State:
 class BatchedGame(ABC):
     """A game's twin: its rules as pure functions of its state (a `pytree`), for one game; vmap makes many."""
 
-    num_players: int
-    num_actions: int
-    layout: Layout  # the reference's, so the observation is the same vector
+    def __init__(self, config: Any, reward_mode: str, layout: Layout, actions: Any):
+        """What every twin holds: the reference's configuration, reward mode, layout (so the observation is the
+        same vector) and action table's size."""
+        self.config = config
+        self.num_players = config.num_players
+        self.reward_mode = reward_mode
+        self.layout = layout
+        self.num_actions = len(actions)
 
     @abstractmethod
     def setup(self, setup: dict) -> dict:

@@ -184,12 +184,8 @@ class HoaxState:
 class HoaxBatched(BatchedGame):
     def __init__(self, config: HoaxConfig, reward_mode: str = "win"):
         n = config.num_players
-        self.config = config
-        self.num_players = n
-        self.reward_mode = reward_mode
-        self.layout = hoax_layout(config)
         actions = HoaxActions.of(n, config.sheet)
-        self.num_actions = len(actions)
+        super().__init__(config, reward_mode, hoax_layout(config), actions)
         self._actions(actions, config)
         self._sheet(config)
         self._counting_tables(n)

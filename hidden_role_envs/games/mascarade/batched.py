@@ -182,14 +182,10 @@ class MascaradeBatched(BatchedGame):
         if reward_mode != "win":
             raise ValueError(f"Mascarade's batched engine has the reward mode 'win' only; got {reward_mode!r}")
         n, hand, places = config.num_players, config.hand, config.num_places
-        self.config = config
-        self.num_players = n
+        actions = mascarade_actions(config)
+        super().__init__(config, reward_mode, mascarade_layout(config), actions)
         self.hand = hand
         self.num_places = places
-        self.reward_mode = reward_mode
-        self.layout = mascarade_layout(config)
-        actions = mascarade_actions(config)
-        self.num_actions = len(actions)
         self._decode(actions)
         self._masks = jnp.asarray(self._mask_table(config), bool)
         self._place_called = jnp.asarray(config.place_called, I32)  # [seat, relative] -> place

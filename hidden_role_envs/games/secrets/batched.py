@@ -170,12 +170,8 @@ class Move(NamedTuple):
 class SecretsBatched(BatchedGame):
     def __init__(self, config: SecretsConfig, reward_mode: str = "win"):
         n = config.num_players
-        self.config = config
-        self.num_players = n
-        self.reward_mode = reward_mode
-        self.layout = secrets_layout(config)
         actions = SecretsActions.of(n)
-        self.num_actions = len(actions)
+        super().__init__(config, reward_mode, secrets_layout(config), actions)
         self.end_size = config.end_size
         self._kind = jnp.asarray(actions.kind, I32)
         first, second = [], []

@@ -158,17 +158,13 @@ class SpyfallBatched(BatchedGame):
     def __init__(self, config: SpyfallConfig, reward_mode: str = "points"):
         n = config.num_players
         places = config.places
-        self.config = config
-        self.num_players = n
+        actions = spyfall_actions(config)
+        super().__init__(config, reward_mode, spyfall_layout(config), actions)  # reward mode "points", the only one
         self.num_rounds = config.num_rounds
         self.question_limit = config.question_limit
         self.num_locations = len(places)
         self.num_attributes = len(places.attributes)
         self.max_roles = places.max_roles
-        self.reward_mode = reward_mode  # "points", the only one
-        self.layout = spyfall_layout(config)
-        actions = spyfall_actions(config)
-        self.num_actions = len(actions)
         # the ids of each kind are contiguous, in this order: the mask is made of one segment per kind
         segments = [ASK] * (n - 1) * self.num_attributes + [ANSWER] * 2 + [PASS] + [ACCUSE] * (n - 1) + [
             GUESS] * self.num_locations + [VOTE] * 2
