@@ -137,6 +137,27 @@ class PerSeatField(Field):
         return self.low, self.high
 
 
+class SeatOrPlace(Field):
+    """A seat, or one of `places` other places (the centre, the supply, the bank...); encoded one-hot: the
+    seats relative to the observer, then the other places in order. `place_column` says which other place a
+    value is (None: a seat)."""
+
+    places = 1
+
+    def place_column(self, value: int, context: EncodingContext) -> int | None:
+        raise NotImplementedError
+
+    def width(self, context):
+        return context.num_players + self.places
+
+    def observer_columns(self, observer, context):
+        return rotated(context.num_players, observer, self.width(context))
+
+    def encode(self, value, observer, out, context):
+        place = self.place_column(value, context)
+        out[context.relative(value, observer) if place is None else context.num_players + place] = 1
+
+
 class NameField(Field):
     """An index into one of the game's lists of names (characters, resources...); NOBODY: none. One-hot."""
 

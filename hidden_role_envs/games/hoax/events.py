@@ -9,7 +9,16 @@ only) and the target's yes or no (`accused`, seen by everyone).
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, NUMBER, PER_SEAT, SEAT, Field, NameField, NamesField, event_kind, rotated
+from hidden_role_envs.core.events import (
+    FLAG,
+    NUMBER,
+    PER_SEAT,
+    SEAT,
+    NameField,
+    NamesField,
+    SeatOrPlace,
+    event_kind,
+)
 from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.core.text import Words
 from hidden_role_envs.games.hoax.cards import SUPPLY
@@ -28,9 +37,8 @@ class HoaxWords(Words):
         return self.sheet.characters[character].options[option].label
 
 
-class Holder(Field):
-    """Where resources come from or go to: a seat, or the supply; encoded one-hot, the seats relative to the
-    observer, then the supply."""
+class Holder(SeatOrPlace):
+    """Where resources come from or go to: a seat, or the supply."""
 
     def readable(self, value, vocab):
         return "supply" if value == SUPPLY else agent_name(value)
@@ -38,14 +46,8 @@ class Holder(Field):
     def text(self, value, words):
         return words.holder(value)
 
-    def width(self, context):
-        return context.num_players + 1
-
-    def observer_columns(self, observer, context):
-        return rotated(context.num_players, observer, context.num_players + 1)
-
-    def encode(self, value, observer, out, context):
-        out[context.num_players if value == SUPPLY else context.relative(value, observer)] = 1
+    def place_column(self, value, context):
+        return 0 if value == SUPPLY else None
 
 
 HOLDER = Holder()

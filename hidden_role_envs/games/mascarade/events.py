@@ -7,7 +7,18 @@ courthouse (`BANK`, `COURTHOUSE`).
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, NUMBER, SEAT, SEATS, Field, NameField, NamesField, event_kind, rotated
+from hidden_role_envs.core.events import (
+    FLAG,
+    NUMBER,
+    SEAT,
+    SEATS,
+    Field,
+    NameField,
+    NamesField,
+    SeatOrPlace,
+    event_kind,
+    rotated,
+)
 from hidden_role_envs.core.seats import agent_name
 from hidden_role_envs.core.text import Words
 from hidden_role_envs.games.mascarade.characters import BANK, COURTHOUSE, cards_per_seat
@@ -59,9 +70,10 @@ class CardPlace(Field):
         out[value] = 1
 
 
-class Purse(Field):
-    """Who pays or is paid: a seat, the bank or the courthouse; encoded one-hot: the seats relative to the
-    observer, then the bank, then the courthouse."""
+class Purse(SeatOrPlace):
+    """Who pays or is paid: a seat, the bank or the courthouse (in that order after the seats)."""
+
+    places = 2
 
     def readable(self, value, vocab):
         return {BANK: "bank", COURTHOUSE: "courthouse"}.get(value) or agent_name(value)
@@ -69,15 +81,8 @@ class Purse(Field):
     def text(self, value, words):
         return words.purse(value)
 
-    def width(self, context):
-        return context.num_players + 2
-
-    def observer_columns(self, observer, context):
-        return rotated(context.num_players, observer, context.num_players + 2)
-
-    def encode(self, value, observer, out, context):
-        n = context.num_players
-        out[context.relative(value, observer) if value >= 0 else n + (value == COURTHOUSE)] = 1
+    def place_column(self, value, context):
+        return None if value >= 0 else int(value == COURTHOUSE)
 
 
 PLACE, PURSE = CardPlace(), Purse()

@@ -5,7 +5,17 @@ Token places are the seats 0..n-1 and n, the centre (`TOKEN_PLACE`).
 
 from __future__ import annotations
 
-from hidden_role_envs.core.events import FLAG, SEAT, Field, NameField, NamesField, NumberField, event_kind, rotated
+from hidden_role_envs.core.events import (
+    FLAG,
+    SEAT,
+    Field,
+    NameField,
+    NamesField,
+    NumberField,
+    SeatOrPlace,
+    event_kind,
+    rotated,
+)
 from hidden_role_envs.core.seats import NOBODY, agent_name
 from hidden_role_envs.core.text import Words
 
@@ -22,8 +32,8 @@ class SecretsWords(Words):
         return "your screen" if seat == self.viewer else f"{agent_name(seat)}'s screen"
 
 
-class TokenPlace(Field):
-    """A place of an identity token: a seat, or the centre (the number of seats); one-hot, seats relative."""
+class TokenPlace(SeatOrPlace):
+    """A place of an identity token: a seat, or the centre (the number of seats)."""
 
     def readable(self, value, vocab):
         return "centre" if value == len(vocab["seat"]) else agent_name(value)
@@ -31,14 +41,8 @@ class TokenPlace(Field):
     def text(self, value, words):
         return words.place(value)
 
-    def width(self, context):
-        return context.num_players + 1
-
-    def observer_columns(self, observer, context):
-        return rotated(context.num_players, observer, context.num_players + 1)
-
-    def encode(self, value, observer, out, context):
-        out[value if value == context.num_players else context.relative(value, observer)] = 1
+    def place_column(self, value, context):
+        return 0 if value == context.num_players else None
 
 
 class Alternatives(Field):
