@@ -206,20 +206,31 @@ class BatchedEnv:
         step_key, deal_key = jax.random.split(key)
         state = state.replace(terminated=jnp.zeros_like(state.terminated), truncated=jnp.zeros_like(state.truncated))
         state = self._advance(state, action, step_key)
-        fresh = self._deal(deal_key).replace(terminated=state.terminated, truncated=state.truncated,
-                                             rewards=state.rewards)
         over = state.terminated | state.truncated
+        game, events = self._new_game(deal_key, {})
+        if self.histories is not None:  # the new game's events go into the same rings: counts from 0 where one ended
+            rings, seen = self.histories.record(state.history, jnp.where(over, 0, state.history_seen), events, over)
+            state = state.replace(history=rings, history_seen=seen)
+        fresh = self._dealt(game, state.history, state.history_seen).replace(
+            terminated=state.terminated, truncated=state.truncated, rewards=state.rewards)
         return self._observed(jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state))
 
-    def _deal(self, key: jax.Array, setup: dict | None = None) -> State:
-        setup = {} if setup is None else setup
+    def _new_game(self, key: jax.Array, setup: dict) -> tuple[Any, StepEvents | None]:
+        """A new game's arrays, and the events of its deal where there is an event history."""
         if self.histories is None:
-            game = self.game.init(key, setup)
-            history, seen = jnp.zeros((self.num_players, 0, 0), jnp.float32), jnp.zeros(self.num_players, jnp.int32)
+            return self.game.init(key, setup), None
+        events = StepEvents(self.histories.encoding)
+        return self.game.init(key, setup, events=events), events
+
+    def _deal(self, key: jax.Array, setup: dict | None = None) -> State:
+        game, events = self._new_game(key, {} if setup is None else setup)
+        if self.histories is None:
+            rings, seen = jnp.zeros((self.num_players, 0, 0), jnp.float32), jnp.zeros(self.num_players, jnp.int32)
         else:
-            events = StepEvents(self.histories.encoding)
-            game = self.game.init(key, setup, events=events)
-            history, seen = self.histories.record(*self.histories.new(), events)
+            rings, seen = self.histories.record(*self.histories.new(), events)
+        return self._dealt(game, rings, seen)
+
+    def _dealt(self, game: Any, rings: jax.Array, seen: jax.Array) -> State:
         return State(
             current_player=self.game.current_player(game),
             observation=jnp.zeros(self._observation_size, jnp.float32),
@@ -229,7 +240,7 @@ class BatchedEnv:
             truncated=jnp.bool_(False),
             _step_count=jnp.int32(0),
             game=game,
-            history=history,
+            history=rings,
             history_seen=seen,
         )
 
@@ -239,16 +250,16 @@ class BatchedEnv:
         done = state.terminated | state.truncated
         in_range = (action >= 0) & (action < self.num_actions)
         legal = in_range & state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
+        moved = legal & ~done
         if self.histories is None:
             game, rewards = self.game.step(state.game, jnp.where(legal, action, 0), key)
-            history, seen = state.history, state.history_seen
-        else:
+            rings, seen = state.history, state.history_seen
+        else:  # only the events of a move played are kept (the rings are written in place, never copied whole)
             events = StepEvents(self.histories.encoding)
             game, rewards = self.game.step(state.game, jnp.where(legal, action, 0), key, events=events)
-            history, seen = self.histories.record(state.history, state.history_seen, events)
+            rings, seen = self.histories.record(state.history, state.history_seen, events, moved)
         mover = state.current_player
         penalty = jnp.zeros(self.num_players, jnp.float32).at[mover].set(-1.0)
-        moved = legal & ~done
         played = jax.tree_util.tree_map(lambda new, old: jnp.where(moved, new, old), game, state.game)
         terminated = jnp.where(done, state.terminated, jnp.where(legal, self.game.is_over(game), True))
         turns = self.game.turns_played(played)
@@ -264,8 +275,8 @@ class BatchedEnv:
             truncated=truncated,
             _step_count=state._step_count + jnp.where(done, 0, 1),
             game=played,
-            history=jnp.where(moved, history, state.history),
-            history_seen=jnp.where(moved, seen, state.history_seen),
+            history=rings,
+            history_seen=seen,
         )
         return new
 

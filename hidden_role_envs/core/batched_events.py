@@ -84,11 +84,14 @@ class Histories:
         return (jnp.zeros((self.num_players, self.length, self.encoding.width), jnp.float32),
                 jnp.zeros(self.num_players, jnp.int32))
 
-    def record(self, rings: jax.Array, seen: jax.Array, events: StepEvents) -> tuple[jax.Array, jax.Array]:
-        """The rings and counts after the events, each written into the ring of every seat that saw it."""
+    def record(self, rings: jax.Array, seen: jax.Array, events: StepEvents,
+               kept=True) -> tuple[jax.Array, jax.Array]:
+        """The rings and counts after the events (if `kept`), each written into the ring of every seat that saw
+        it. Rows past a seat's count are never read, so a new game reuses the rings with its counts at 0."""
         rows, saw = events.arrays()
         if rows.shape[0] == 0:
             return rings, seen
+        saw = saw & jnp.asarray(kept, bool)
         order = jnp.cumsum(saw, axis=0) - 1  # (events, seats): the event's place among those the seat saw now
         count = saw.sum(axis=0)
         written = saw & (order >= count - self.length)  # the last `length` of them: no two share a slot
