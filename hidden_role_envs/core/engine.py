@@ -39,25 +39,31 @@ class SeatText:
     seats: tuple[int, ...] = ()
 
 
-def named(value: Any, name: Callable[[int], str] = agent_name) -> Any:
+def named(value: Any) -> Any:
     """`value` with every marked seat replaced by its agent name, through dicts, lists and tuples."""
     rename = _RENAME.get(type(value))  # by exact type: a plain leaf (str, int, float) is one lookup
-    return value if rename is None else rename(value, name)
+    return value if rename is None else rename(value)
 
 
-def _text(value: SeatText, name: Callable[[int], str]) -> str:
-    names = [name(s) for s in value.seats]
+def _named_each(values) -> list:
+    """`named` of each value, its lookup inlined: an outcome has many leaves, most of them plain."""
+    find = _RENAME.get
+    return [value if (rename := find(type(value))) is None else rename(value) for value in values]
+
+
+def _text(value: SeatText) -> str:
+    names = [agent_name(s) for s in value.seats]
     return value.template.format(*names, all=" and ".join(names))
 
 
-_RENAME: dict[type, Callable[[Any, Callable[[int], str]], Any]] = {
-    PerSeat: lambda value, name: {name(s): named(v, name) for s, v in enumerate(value)},
-    SeatList: lambda value, name: [name(s) for s in value],
-    SeatRef: lambda value, name: None if value == NOBODY else name(int(value)),
+_RENAME: dict[type, Callable[[Any], Any]] = {
+    PerSeat: lambda value: dict(zip(map(agent_name, range(len(value))), _named_each(value))),
+    SeatList: lambda value: [agent_name(s) for s in value],
+    SeatRef: lambda value: None if value == NOBODY else agent_name(value),
     SeatText: _text,
-    dict: lambda value, name: {k: named(v, name) for k, v in value.items()},
-    list: lambda value, name: [named(v, name) for v in value],
-    tuple: lambda value, name: tuple(named(v, name) for v in value),
+    dict: lambda value: dict(zip(value, _named_each(value.values()))),
+    list: _named_each,
+    tuple: lambda value: tuple(_named_each(value)),
 }
 
 

@@ -16,13 +16,13 @@ it saw only:
 - `see_revealed(spy, location)`: the round is over and its cards are shown
   to everyone.
 
-`marginals(seat)` is (P(location), P(seat is the spy)), by location and by
-seat number: for the spy, the posterior over the locations not yet played in
-this game (uniform at the deal) and a one-hot on itself; for a non-spy, a
-one-hot on its location and the posterior over the other seats (uniform at
-the deal); once the cards are revealed, one-hots on the revealed location
-and spy. Nothing here reads the hidden cards: callers feed it only the
-events a seat saw.
+`write(seat, location, spy)` fills the seat's two belief rows, P(location)
+and P(seat is the spy), by location and by seat number: for the spy, the
+posterior over the locations not yet played in this game (uniform at the
+deal) and a one-hot on itself; for a non-spy, a one-hot on its location and
+the posterior over the other seats (uniform at the deal); once the cards are
+revealed, one-hots on the revealed location and spy. Nothing here reads the
+hidden cards: callers feed it only the events a seat saw.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ class RoundBeliefs:
         holds = places.matrix.T[:, None, :] == np.array([0, 1])[None, :, None]
         self.answer_loglik = np.where(holds, _LOG_TRUE, _LOG_LIE)
         seats = seating(n)
-        self.others = [np.array(others, dtype=np.intp) for others in seats.others]
-        self.order = seats.rotation  # [seat]: the seats from its own in turn order, as the seat's block lists them
+        self.others = seats.others
+        self.order = seats.rotation.tolist()  # [seat]: the seats from its own in turn order, as the seat's block lists them
         self.deal(np.ones(self.num_locations))
 
     def deal(self, unplayed: np.ndarray) -> None:
@@ -81,22 +81,32 @@ class RoundBeliefs:
     def see_revealed(self, spy: int, location: int) -> None:
         self.revealed = (spy, location)
 
-    def marginals(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    def write(self, seat: int, location: np.ndarray, spy: np.ndarray) -> None:
+        """Write the seat's P(location) and P(each seat is the spy) into the two rows given (its blocks)."""
         if self.revealed is not None:
-            spy, location = self.revealed
-            return self._one_hot(self.num_locations, location), self._one_hot(self.num_players, spy)
-        if self.card[seat] == NOBODY:  # the spy
+            revealed_spy, revealed_location = self.revealed
+            _one_hot(location, revealed_location)
+            _one_hot(spy, revealed_spy)
+        elif self.card[seat] == NOBODY:  # the spy
             evidence = self.location_loglik[seat]
-            weights = np.exp(evidence - evidence.max()) * self.unplayed
-            return weights / weights.sum(), self._one_hot(self.num_players, seat)
-        odds = self.spy_logodds[seat]
-        weights = np.exp(odds - odds[self.others[seat]].max())
-        weights[seat] = 0
-        total = weights[self.order[seat]].sum()  # added up in the order the seat's block lists the seats
-        return self._one_hot(self.num_locations, self.card[seat]), weights / total
+            weights = np.exp(evidence - _largest(evidence))
+            weights *= self.unplayed
+            np.divide(weights, _total(weights), out=location)
+            _one_hot(spy, seat)
+        else:  # a handful of seats: plain Python costs less than NumPy's calls here
+            odds = self.spy_logodds[seat].tolist()
+            top = max([odds[other] for other in self.others[seat]])
+            weights = [math.exp(value - top) for value in odds]
+            weights[seat] = 0.0
+            total = sum([weights[other] for other in self.order[seat]])  # in the order the seat's block lists them
+            _one_hot(location, self.card[seat])
+            spy[:] = [weight / total for weight in weights]
 
-    @staticmethod
-    def _one_hot(size: int, index: int) -> np.ndarray:
-        v = np.zeros(size)
-        v[index] = 1
-        return v
+# the ufuncs' own reductions: `.max()` and `.sum()` reach them through a Python wrapper that costs more than
+# the arithmetic on a handful of entries (the results are the same)
+_largest, _total = np.maximum.reduce, np.add.reduce
+
+
+def _one_hot(row: np.ndarray, index: int) -> None:
+    row.fill(0)
+    row[index] = 1

@@ -227,7 +227,7 @@ class SpyfallObserver(Observer):
 
     def refresh(self, seat: int) -> None:
         if self._stale[seat]:
-            self.known["location_belief"][seat], self.known["spy_belief"][seat] = self.beliefs.marginals(seat)
+            self.beliefs.write(seat, self.known["location_belief"][seat], self.known["spy_belief"][seat])
             self._stale[seat] = False
 
     def describe(self, seat: int) -> str:
