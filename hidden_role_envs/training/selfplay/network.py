@@ -61,7 +61,7 @@ def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: 
 
 def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None):
     """`apply`'s (masked logits, value) and the torso's features, which `predict_roles` reads."""
-    h = observation * params["scale"]
+    h = observation * jax.lax.stop_gradient(params["scale"])  # a fixed normalisation, not a weight to learn
     for layer in params["torso"]:
         h = jnp.tanh(h @ layer["w"] + layer["b"])
     logits = h @ params["policy"]["w"] + params["policy"]["b"]
