@@ -55,7 +55,7 @@ def test_the_saved_policy_reloads_and_plays_legal_games(run):
 
 
 def test_training_leaves_the_input_scale_as_the_observation_bounds_set_it(run):
-    import hidden_role_envs.batched as batched
+    from hidden_role_envs import batched
     from hidden_role_envs.training.selfplay import network
 
     params, _, _ = network.load(run / "model.npz")  # after the imitation and PPO both updated the weights
@@ -258,3 +258,24 @@ def test_the_role_head_is_off_unless_asked_for_and_takes_a_weight():
     assert settings_from(build_parser("train").parse_args(["hoax", "--role-head", "0.5"])).role_weight == 0.5
     with pytest.raises(UsageError, match="expected a non-negative number, got '-1'"):
         build_parser("train").parse_args(["hoax", "--role-head", "-1"])
+
+
+def test_the_update_reads_the_learner_decisions_and_a_rollout_with_more_than_it_reads_widens_it():
+    import jax
+
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay import network, ppo
+
+    env = batched.make("hoax", num_players=4)
+    arch = network.Architecture("hoax", 4, {}, env.layout.size, env.num_actions, (16,), 0)
+    trainer = ppo.Trainer(env, arch, ppo.Settings(games=8, steps=8, minibatches=2, league_share=1.0))
+    run = trainer.start(jax.random.PRNGKey(0), ppo.new_params(jax.random.PRNGKey(1), env, arch))
+    _, samples, _ = jax.jit(trainer._rollout)(run["params"], run["opponent"], run["carry"])
+    learner_decisions = int(np.asarray(samples.learner).sum())  # the first iteration's rollout
+    assert 8 <= learner_decisions < trainer.update_rows < 64  # one learner seat a game: about a quarter of the rows
+    trainer.update_rows = 4  # fewer than the rollout holds
+    run, metrics = trainer.iteration(run)
+    assert int(metrics["samples"]) == 4 and int(metrics["left_out"]) == learner_decisions - 4
+    assert trainer.update_rows == 6  # a quarter more, in whole minibatches, for the next iterations
+    run, metrics = trainer.iteration(run)
+    assert int(metrics["samples"]) <= 6

@@ -19,7 +19,10 @@ accusations) is dealt again at once: the rest of it would teach nothing,
 and in scripted games it would cost the scripted player's time.
 
 `Trainer.iteration` plays `steps` moves in each of `games` games (the
-rollout), then runs `epochs` passes of PPO over the samples in `minibatches`.
+rollout), then runs `epochs` passes of PPO over the learner's samples in
+`minibatches`: the other seats' decisions (four in five of a league game's,
+at five players) are set aside before the update, which reads a fixed number
+of rows (`update_rows`) so that it compiles once.
 """
 
 from __future__ import annotations
@@ -68,6 +71,9 @@ def check_shares(scripted_share: float, random_share: float) -> None:
                          f"{random_share:g}")
 
 
+UPDATE_MARGIN = 1.15  # room above the learner's expected share of a rollout's decisions (see `update_rows`)
+
+
 class Samples(NamedTuple):
     observation: jax.Array
     roles: jax.Array  # the true roles, if the critic or the role head reads them, else nothing
@@ -103,8 +109,20 @@ class Trainer:
         # the shares add up to at most 1 (checked in ppo.Settings); the min only absorbs rounding
         self.random_games = min(round(settings.random_share * settings.games), settings.games - self.scripted_games)
         self.scripted = ScriptedSeats(env, seed, processes) if self.scripted_games else None
+        self.update_rows = update_rows(settings, self.scripted_games + self.random_games, env.num_players,
+                                       env.game.seats_leave)
         self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm), optax.adam(settings.learning_rate))
-        self.iteration = jax.jit(self._iteration)
+        self._compiled = jax.jit(self._iteration)
+
+    def iteration(self, run: dict) -> tuple[dict, dict]:
+        """One rollout and its update. Where the rollout held more learner decisions than the update reads, the
+        next iterations read a quarter more (compiled again, once)."""
+        run, metrics = self._compiled(run)
+        if int(metrics["left_out"]) and self.update_rows < self.s.games * self.s.steps:
+            grown = min(self.s.games * self.s.steps, self.update_rows * 5 // 4)
+            self.update_rows = -(-grown // self.s.minibatches) * self.s.minibatches
+            self._compiled = jax.jit(self._iteration)
+        return run, metrics
 
     def close(self) -> None:
         """Stop the scripted player's helper processes, if any."""
@@ -150,8 +168,10 @@ class Trainer:
         )
         params, opt_state, losses = self._learn(run["params"], run["optimizer"], samples, advantages, targets,
                                                 carry.key)
+        decisions = samples.learner.sum()
         metrics = {
-            "samples": samples.learner.sum(),
+            "samples": jnp.minimum(decisions, self.update_rows),  # the learner decisions the update read
+            "left_out": jnp.maximum(decisions - self.update_rows, 0),
             "episodes": carry.finished,
             "mean_return": carry.finished_return / jnp.maximum(carry.finished, 1),
             **losses,
@@ -250,15 +270,24 @@ class Trainer:
         return advantages, targets
 
     def _learn(self, params, opt_state, samples: Samples, advantages, targets, key):
+        """PPO's epochs over the learner's samples: the other seats' decisions, about half of a rollout in league
+        games, are left out before the update rather than weighted 0 inside it."""
         s = self.s
-        flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]), samples)
+        # (steps, games, ...) -> (steps * games, ...), spelled out: an empty roles block has no size to infer
+        flat = jax.tree_util.tree_map(lambda x: x.reshape((x.shape[0] * x.shape[1],) + x.shape[2:]), samples)
         advantages, targets = advantages.reshape(-1), targets.reshape(-1)
+        pick_key, key = jax.random.split(key)
+        # the learner's rows first, each run of rows in random order, so that a rollout with more learner
+        # decisions than `update_rows` (rare: see `update_rows`) leaves out a random few of them
+        shuffled = jax.random.uniform(pick_key, flat.learner.shape)
+        kept = jnp.argsort(jnp.where(flat.learner, shuffled, 1.0 + shuffled))[: self.update_rows]
+        flat, advantages, targets = jax.tree_util.tree_map(lambda x: x[kept], (flat, advantages, targets))
         weight = flat.learner.astype(jnp.float32)
         count = jnp.maximum(weight.sum(), 1.0)
         mean = (advantages * weight).sum() / count
         std = jnp.sqrt((((advantages - mean) ** 2) * weight).sum() / count) + 1e-8
         advantages = (advantages - mean) / std
-        size = advantages.shape[0]
+        size = self.update_rows
 
         def epoch(carry, epoch_key):
             params, opt_state = carry
@@ -297,6 +326,23 @@ class Trainer:
             losses["role_loss"] = (guessed.mean(axis=1) * weight).sum() / count
             loss = loss + s.role_weight * losses["role_loss"]
         return loss, losses
+
+
+def update_rows(settings: Settings, one_seat_games: int, num_players: int, seats_leave: bool) -> int:
+    """Rows of a rollout that PPO's update reads at first: the learner's expected share of the decisions, and
+    a margin.
+
+    In self-play games the learner makes every decision; in league, scripted and random games about one in
+    `num_players`, or one in `num_players - 1` where seats leave the game (Hoax: as others go out, the learner's
+    share grows; where it goes out itself, its game is dealt again). A rollout with more learner decisions
+    leaves a random few out of its update, and the trainer counts only those the update read (`left_out`
+    says how many); the next iterations then read more (`Trainer.iteration`).
+    """
+    rows = settings.games * settings.steps
+    self_play = (settings.games - one_seat_games) * (1 - settings.league_share) / settings.games
+    one_seat = 1 / (num_players - 1 if seats_leave and num_players > 2 else num_players)
+    wanted = min(rows, int(rows * (self_play + (1 - self_play) * one_seat) * UPDATE_MARGIN) + 1)
+    return -(-wanted // settings.minibatches) * settings.minibatches  # whole minibatches
 
 
 def _rows(flags: jax.Array, leaf: jax.Array) -> jax.Array:
