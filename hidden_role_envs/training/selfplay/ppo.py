@@ -2,7 +2,8 @@
 
 Every game of the batch is played by the policy being trained in every
 seat (self-play), except in league games, where one seat is the learner and
-the others a frozen past version; in scripted games (the first
+the others a frozen past version (the `league_share` of the games that are
+neither scripted nor random, right after them); in scripted games (the first
 `scripted_share` of the batch), where one seat is the learner and the others
 the game's scripted player (`scripted.ScriptedSeats`, Python called from the
 compiled rollout); and in random games (the next `random_share`), where the
@@ -108,9 +109,11 @@ class Trainer:
         self.scripted_games = round(settings.scripted_share * settings.games)
         # the shares add up to at most 1 (checked in ppo.Settings); the min only absorbs rounding
         self.random_games = min(round(settings.random_share * settings.games), settings.games - self.scripted_games)
+        # the rows of league games: the frozen policy's network runs on them alone
+        fixed = self.scripted_games + self.random_games
+        self.league_rows = slice(fixed, fixed + round(settings.league_share * (settings.games - fixed)))
         self.scripted = ScriptedSeats(env, seed, processes) if self.scripted_games else None
-        self.update_rows = update_rows(settings, self.scripted_games + self.random_games, env.num_players,
-                                       env.game.seats_leave)
+        self.update_rows = update_rows(settings, self.league_rows.stop, env.num_players, env.game.seats_leave)
         self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm), optax.adam(settings.learning_rate))
         self._compiled = jax.jit(self._iteration)
 
@@ -145,19 +148,13 @@ class Trainer:
 
     def _learner_seats(self, key: jax.Array, games: int) -> jax.Array:
         """Self-play games: every seat; league, scripted and random games: one seat."""
-        league_key, seat_key = jax.random.split(key)
-        fixed = self._is_scripted(games) | self._is_random(games)
-        league = (jax.random.uniform(league_key, (games,)) < self.s.league_share) | fixed
-        seat = jax.random.randint(seat_key, (games,), 0, self.num_players)
+        one_seat = jnp.arange(games) < self.league_rows.stop  # scripted, random, then league games
+        seat = jax.random.randint(key, (games,), 0, self.num_players)
         one = jnp.arange(self.num_players)[None, :] == seat[:, None]
-        return jnp.where(league[:, None], one, True)
+        return jnp.where(one_seat[:, None], one, True)
 
     def _is_scripted(self, games: int) -> jax.Array:
         return jnp.arange(games) < self.scripted_games
-
-    def _is_random(self, games: int) -> jax.Array:
-        rows = jnp.arange(games)
-        return (rows >= self.scripted_games) & (rows < self.scripted_games + self.random_games)
 
     # --- one iteration ------------------------------------------------------------------
 
@@ -189,7 +186,6 @@ class Trainer:
         games = self.s.games
         rows = jnp.arange(games)
         scripted, first = self._is_scripted(games), self.scripted_games
-        uniform = self._is_random(games)[:, None]
 
         def move(carry: Carry, _):
             state = carry.state
@@ -198,11 +194,15 @@ class Trainer:
             roles = self._roles(state, actor)
             critic = self._critic_inputs(roles)
             logits, value = network.apply(params, state.observation, state.legal_action_mask, critic)
-            frozen, _ = network.apply(opponent, state.observation, state.legal_action_mask, critic)
-            if self.random_games:  # equal logits: uniform draws (no extra op per move when there are none)
-                frozen = jnp.where(uniform & state.legal_action_mask, 0.0, frozen)
+            # the other seats' logits: equal ones (uniform draws among the legal moves) in random games, and
+            # in scripted and self-play games, where no seat follows them; the frozen policy's in league games
+            others = jnp.where(state.legal_action_mask, 0.0, -1e9)
+            if self.league_rows.stop > self.league_rows.start:
+                league = self.league_rows
+                frozen, _ = network.apply(opponent, state.observation[league], state.legal_action_mask[league])
+                others = others.at[league].set(frozen)
             learner = carry.learner_seats[rows, actor]
-            action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, frozen))
+            action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, others))
             if first:
                 by_script = self.scripted.actions(state.observation[:first], state.legal_action_mask[:first],
                                                   ~learner[:first])
@@ -339,7 +339,7 @@ def update_rows(settings: Settings, one_seat_games: int, num_players: int, seats
     says how many); the next iterations then read more (`Trainer.iteration`).
     """
     rows = settings.games * settings.steps
-    self_play = (settings.games - one_seat_games) * (1 - settings.league_share) / settings.games
+    self_play = (settings.games - one_seat_games) / settings.games
     one_seat = 1 / (num_players - 1 if seats_leave and num_players > 2 else num_players)
     wanted = min(rows, int(rows * (self_play + (1 - self_play) * one_seat) * UPDATE_MARGIN) + 1)
     return -(-wanted // settings.minibatches) * settings.minibatches  # whole minibatches
