@@ -201,6 +201,21 @@ def test_in_random_games_the_other_seats_draw_among_legal_moves_where_league_gam
     assert (chosen != highest[:, :4][uniform]).mean() > 0.3
 
 
+def test_random_then_league_games_come_first_in_the_batch_with_one_learner_seat_and_self_play_games_last():
+    import jax
+
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay import network, ppo
+
+    env = batched.make("hoax", num_players=4)
+    arch = network.Architecture("hoax", 4, {}, env.layout.size, env.num_actions, (16,), 0)
+    trainer = ppo.Trainer(env, arch, ppo.Settings(games=8, random_share=0.25, league_share=0.5))
+    assert trainer.league_rows == slice(2, 5)  # half of the six games that are not random
+    seats = np.asarray(trainer.start(jax.random.PRNGKey(0), ppo.new_params(jax.random.PRNGKey(1), env, arch))
+                       ["carry"].learner_seats)
+    assert (seats[:5].sum(axis=1) == 1).all() and seats[5:].all()
+
+
 def test_scripted_and_random_shares_must_leave_room_for_each_other():
     from hidden_role_envs.training.arguments import UsageError
     from hidden_role_envs.training.selfplay import ppo
