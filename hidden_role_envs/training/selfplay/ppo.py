@@ -23,7 +23,8 @@ and in scripted games it would cost the scripted player's time.
 rollout), then runs `epochs` passes of PPO over the learner's samples in
 `minibatches`: the other seats' decisions (four in five of a league game's,
 at five players) are set aside before the update, which reads a fixed number
-of rows (`update_rows`) so that it compiles once.
+of rows (`update_rows`), so that it is compiled once, and again only where a
+rollout holds more learner decisions than that and widens it.
 """
 
 from __future__ import annotations
