@@ -54,15 +54,6 @@ def test_the_saved_policy_reloads_and_plays_legal_games(run):
     assert not env.agents
 
 
-def test_training_leaves_the_input_scale_as_the_observation_bounds_set_it(run):
-    from hidden_role_envs import batched
-    from hidden_role_envs.training.selfplay import network
-
-    params, _, _ = network.load(run / "model.npz")  # after the imitation and PPO both updated the weights
-    env = batched.make("secrets", num_players=4)
-    assert np.array_equal(np.asarray(params["scale"]), network.input_scale(np.asarray(env.observation_high)))
-
-
 def test_a_policy_for_another_table_is_refused(run):
     with pytest.raises(ValueError, match="model.npz"):
         make_policy(str(run / "model.npz"), hidden_role_envs.make("secrets", num_players=5))
