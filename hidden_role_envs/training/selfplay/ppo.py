@@ -120,7 +120,7 @@ class Trainer:
 
     def iteration(self, run: dict) -> tuple[dict, dict]:
         """One rollout and its update. Where the rollout held more learner decisions than the update reads, the
-        next iterations read a quarter more (compiled again, once)."""
+        next iterations read a quarter more (compiled again)."""
         run, metrics = self._compiled(run)
         if int(metrics["left_out"]) and self.update_rows < self.s.games * self.s.steps:
             grown = min(self.s.games * self.s.steps, self.update_rows * 5 // 4)
