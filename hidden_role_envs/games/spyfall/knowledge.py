@@ -89,9 +89,9 @@ class RoundBeliefs:
             _one_hot(spy, revealed_spy)
         elif self.card[seat] == NOBODY:  # the spy
             evidence = self.location_loglik[seat]
-            weights = np.exp(evidence - _largest(evidence))
+            weights = np.exp(evidence - evidence.max())
             weights *= self.unplayed
-            np.divide(weights, _total(weights), out=location)
+            np.divide(weights, weights.sum(), out=location)
             _one_hot(spy, seat)
         else:  # a handful of seats: plain Python costs less than NumPy's calls here
             odds = self.spy_logodds[seat].tolist()
@@ -101,10 +101,6 @@ class RoundBeliefs:
             total = sum([weights[other] for other in self.order[seat]])  # in the order the seat's block lists them
             _one_hot(location, self.card[seat])
             spy[:] = [weight / total for weight in weights]
-
-# the ufuncs' own reductions: `.max()` and `.sum()` reach them through a Python wrapper that costs more than
-# the arithmetic on a handful of entries (the results are the same)
-_largest, _total = np.maximum.reduce, np.add.reduce
 
 
 def _one_hot(row: np.ndarray, index: int) -> None:
