@@ -123,8 +123,7 @@ class Trainer:
         next iterations read a quarter more (compiled again)."""
         run, metrics = self._compiled(run)
         if int(metrics["left_out"]) and self.update_rows < self.s.games * self.s.steps:
-            grown = min(self.s.games * self.s.steps, self.update_rows * 5 // 4)
-            self.update_rows = -(-grown // self.s.minibatches) * self.s.minibatches
+            self.update_rows = _whole_minibatches(self.update_rows * 5 // 4, self.s)
             self._compiled = jax.jit(self._iteration)
         return run, metrics
 
@@ -339,11 +338,16 @@ def update_rows(settings: Settings, one_seat_games: int, num_players: int, seats
     leaves a random few out of its update, and the trainer counts only those the update read (`left_out`
     says how many); the next iterations then read more (`Trainer.iteration`).
     """
-    rows = settings.games * settings.steps
     self_play = (settings.games - one_seat_games) / settings.games
     one_seat = 1 / (num_players - 1 if seats_leave and num_players > 2 else num_players)
-    wanted = min(rows, int(rows * (self_play + (1 - self_play) * one_seat) * UPDATE_MARGIN) + 1)
-    return -(-wanted // settings.minibatches) * settings.minibatches  # whole minibatches
+    expected = settings.games * settings.steps * (self_play + (1 - self_play) * one_seat)
+    return _whole_minibatches(int(expected * UPDATE_MARGIN) + 1, settings)
+
+
+def _whole_minibatches(rows: int, settings: Settings) -> int:
+    """`rows`, at most a rollout's, rounded up to whole minibatches."""
+    rows = min(rows, settings.games * settings.steps)
+    return -(-rows // settings.minibatches) * settings.minibatches
 
 
 def _rows(flags: jax.Array, leaf: jax.Array) -> jax.Array:
