@@ -1,6 +1,5 @@
 """The counter-strategy specs: `always:<action name>` and a game's own `counter:<name>`."""
 
-import numpy as np
 import pytest
 
 import hidden_role_envs

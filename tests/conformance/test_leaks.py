@@ -73,7 +73,7 @@ def test_a_hidden_fact_stays_hidden_until_the_rules_show_it(game, n):
     assert cases, "a game must declare leak twins for every table"
     results = [run(game, n, twin) for twin in cases]
     compared = sum(c for c, _ in results)
-    learned = sum(l for _, l in results)
+    learned = sum(told for _, told in results)
     assert compared >= 5 * len(cases), f"only {compared} steps compared over {len(cases)} twins"
     assert learned, "the watcher never came to tell a twin apart: the twins test too little"
 

@@ -18,7 +18,7 @@ def test_a_random_learner_plays_whole_games_and_wins_its_share(envs):
     assert observations.shape == (16, envs.single_observation_space.shape[0])
     assert envs.single_observation_space.contains(observations[0])
     rng = np.random.default_rng(0)
-    returns, episodes = [], 0
+    returns = []
     running = np.zeros(16)
     for _ in range(300):
         masks = envs.action_masks()

@@ -181,7 +181,7 @@ class MascaradeBatched(BatchedGame):
     def __init__(self, config: MascaradeConfig, reward_mode: str = "win"):
         if reward_mode != "win":
             raise ValueError(f"Mascarade's batched engine has the reward mode 'win' only; got {reward_mode!r}")
-        n, hand, places = config.num_players, config.hand, config.num_places
+        hand, places = config.hand, config.num_places
         actions = mascarade_actions(config)
         super().__init__(config, reward_mode, mascarade_layout(config), actions)
         self.hand = hand

@@ -37,9 +37,9 @@ class Facts:
 
     def posterior(self, seat: int) -> np.ndarray:
         counts = np.zeros((self.n, 7))
-        for deal in permutations(range(7), self.n):
-            if all(deal[s] in allowed for s, allowed in self.facts[seat]):
-                counts[np.arange(self.n), deal] += 1
+        for dealt in permutations(range(7), self.n):
+            if all(dealt[s] in allowed for s, allowed in self.facts[seat]):
+                counts[np.arange(self.n), dealt] += 1
         return counts / counts[0].sum()
 
 
