@@ -130,8 +130,9 @@ def _arrangements(counts: tuple[int, ...]) -> np.ndarray:
 class DealBeliefs:
     """One exact posterior per seat over the deals of a `DealTable`.
 
-    Summaries (marginals, same-kind probabilities) are computed when asked
-    and kept until that seat's posterior changes. A handful of seats and a
+    Summaries (marginals, same-kind probabilities) are computed when asked:
+    the observers that read them every step keep their own copy, stale
+    until the seat's posterior changes. A handful of seats and a
     few hundred weights make NumPy's per-call cost, not the arithmetic, the
     price, so a sighting that every seat saw, and a swap seen by most seats
     (the rows of those that did not see it are put back), are made on every
@@ -143,7 +144,6 @@ class DealBeliefs:
     def __init__(self, table: DealTable, num_seats: int):
         self.table = table
         self.weights = np.ones((num_seats, len(table.deals)))
-        self._summaries: list[dict] = [{} for _ in range(num_seats)]
         self._left_out: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def _unaware(self, seats: tuple[int, ...]) -> tuple[int, ...]:
@@ -152,10 +152,6 @@ class DealBeliefs:
         if left_out is None:
             left_out = self._left_out[seats] = tuple(r for r in range(len(self.weights)) if r not in seats)
         return left_out
-
-    def _changed(self, seats) -> None:
-        for r in seats:
-            self._summaries[r].clear()
 
     def _keep(self, seats, kept: np.ndarray, what: str) -> None:
         seats = tuple(seats)
@@ -172,7 +168,6 @@ class DealBeliefs:
             if not totals.min() > 0:
                 raise ValueError(f"{what} contradicts what seat {int(np.argmin(totals))} saw")
             np.divide(updated, totals, out=self.weights)
-        self._changed(seats)
 
     def see(self, seats, place: int, kind: int) -> None:
         self._keep(seats, self.table.holding(place, kind), f"place {place} holding kind {kind}")
@@ -188,7 +183,6 @@ class DealBeliefs:
         perm = self.table.swap_permutation(p, q)
         for r in seats:
             self.weights[r] = self.weights[r][perm]
-        self._changed(seats)
 
     def swap_one_of(self, seats, swaps) -> None:
         """One of `swaps` happened, each as likely; a swap (p, p) stands for "no swap".
@@ -207,7 +201,6 @@ class DealBeliefs:
         else:
             for r in seats:
                 self._average(self.weights[r], [self.weights[r][perm] for perm in perms], stays)
-        self._changed(seats)
 
     @staticmethod
     def _average(weights: np.ndarray, moved: list[np.ndarray], stays: int) -> None:
@@ -222,11 +215,8 @@ class DealBeliefs:
             weights /= alternatives
 
     def marginals(self, seat: int) -> np.ndarray:
-        """(places, kinds) probabilities for one seat (read-only)."""
-        cached = self._summaries[seat].get("marginals")
-        if cached is None:
-            cached = self._summaries[seat]["marginals"] = self.table.marginals(self.weights[seat])
-        return cached
+        """(places, kinds) probabilities for one seat."""
+        return self.table.marginals(self.weights[seat])
 
     def same_kind(self, seat: int, anchor: int, kinds: tuple[int, ...]) -> np.ndarray:
         """P(each place holds the same kind as place `anchor`, that kind being one of `kinds`).
@@ -234,11 +224,7 @@ class DealBeliefs:
         With teams as kinds, this is "is that seat on my team?", which the
         marginals alone cannot tell: it needs the joint posterior.
         """
-        key = (anchor, kinds)
-        cached = self._summaries[seat].get(key)
-        if cached is None:
-            w = self.weights[seat]
-            cached = w @ self.table.agreement(anchor, kinds)
-            cached /= w.sum()
-            self._summaries[seat][key] = cached.clip(0.0, 1.0, out=cached)
-        return cached
+        w = self.weights[seat]
+        same = w @ self.table.agreement(anchor, kinds)
+        same /= w.sum()
+        return same.clip(0.0, 1.0, out=same)

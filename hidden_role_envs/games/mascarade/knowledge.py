@@ -117,7 +117,6 @@ class OpenDealBeliefs(DealBeliefs):
         for r in seats:
             self.weights[r] = 0.0
             self.weights[r, deal] = 1.0
-        self._changed(seats)
 
 
 @cache
