@@ -164,7 +164,8 @@ class TrainedPolicy:
                     f"this env is {game.definition.name} with {game.num_players} players ({size}): a policy plays "
                     "only the game and table size it was trained for"
                 )
-        self._logits = jax.jit(lambda params, o, m: network.apply(params, o[None], m[None])[0][0])
+        links = self.architecture.links
+        self._logits = jax.jit(lambda params, o, m: network.apply(params, o[None], m[None], links=links)[0][0])
 
     def __call__(self, observation: dict) -> int:
         mask = np.asarray(observation["action_mask"], bool)

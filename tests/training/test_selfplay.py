@@ -82,8 +82,8 @@ def test_the_league_takes_the_imitation_then_past_versions_and_a_best_response_t
 
 
 def test_a_best_response_plays_every_game_against_the_imitation_and_needs_one(tmp_path):
-    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
     from hidden_role_envs.training.arguments import UsageError
+    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
 
     args = build_parser("train").parse_args(["hoax", "--best-response", "--out", str(tmp_path)])
     settings = settings_from(args)
@@ -96,7 +96,7 @@ def test_a_best_response_plays_every_game_against_the_imitation_and_needs_one(tm
 def _scripted_rollout(processes: int, steps: int = 12):
     import jax
 
-    import hidden_role_envs.batched as batched
+    from hidden_role_envs import batched
     from hidden_role_envs.training.selfplay import network, ppo
 
     env = batched.make("hoax", num_players=4)
@@ -170,7 +170,7 @@ def test_every_recipe_names_options_of_the_trainer_with_the_values_they_parse_to
 def test_in_random_games_the_other_seats_draw_among_legal_moves_where_league_games_follow_the_opponent():
     import jax
 
-    import hidden_role_envs.batched as batched
+    from hidden_role_envs import batched
     from hidden_role_envs.training.selfplay import network, ppo
 
     env = batched.make("hoax", num_players=4)
@@ -285,3 +285,63 @@ def test_the_update_reads_the_learner_decisions_and_a_rollout_with_more_than_it_
     assert trainer.update_rows == 6  # a quarter more, in whole minibatches, for the next iterations
     run, metrics = trainer.iteration(run)
     assert int(metrics["samples"]) <= 6
+
+
+def test_spyfalls_belief_links_tie_each_guess_and_accusation_to_its_own_belief():
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay.trainer import belief_links
+
+    env = batched.make("spyfall", num_players=5)
+    names = env.action_names
+    places = env.observation_fields["location_belief"]
+    seats = env.observation_fields["spy_belief"]
+    location_names = env.config.places.names
+    links = belief_links(env)
+    guesses = [(kind, names[action], entry) for kind, action, entry in links if names[action].startswith("guess")]
+    accusations = [(kind, names[action], entry) for kind, action, entry in links if names[action].startswith("accuse")]
+    assert [(name, entry) for _, name, entry in guesses] == [
+        (f"guess {location}", places.start + i) for i, location in enumerate(location_names)]
+    assert [(name, entry) for _, name, entry in accusations] == [(f"accuse +{k}", seats.start + k) for k in range(1, 5)]
+    assert {kind for kind, _, _ in guesses} == {0} and {kind for kind, _, _ in accusations} == {1}
+
+
+def test_a_belief_link_adds_its_gain_times_the_belief_to_the_linked_logit_and_is_saved(tmp_path):
+    import jax
+    import jax.numpy as jnp
+
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay import network, ppo
+    from hidden_role_envs.training.selfplay.trainer import belief_links
+
+    env = batched.make("spyfall", num_players=5)
+    plain = network.Architecture("spyfall", 5, {}, env.layout.size, env.num_actions, (16,))
+    linked = network.Architecture("spyfall", 5, {}, env.layout.size, env.num_actions, (16,), links=belief_links(env))
+    params = ppo.new_params(jax.random.PRNGKey(0), env, linked)
+    assert set(params) - set(ppo.new_params(jax.random.PRNGKey(0), env, plain)) == {"links"}
+    observation = jnp.asarray(np.random.default_rng(0).uniform(size=(3, env.layout.size)), jnp.float32)
+    mask = jnp.ones((3, env.num_actions), bool)
+    without, _ = network.apply(params, observation, mask)
+    started, _ = network.apply(params, observation, mask, links=linked.links)
+    assert np.array_equal(started, without)  # the gains start at 0: the network starts as it would without links
+    params["links"] = jnp.array([0.5, -2.0], jnp.float32)
+    moved, _ = network.apply(params, observation, mask, links=linked.links)
+    kind, action, entry = (np.array(column) for column in zip(*linked.links))
+    expected = np.asarray(without).copy()
+    expected[:, action] += network.LINK_STEP * np.array([0.5, -2.0])[kind] * np.asarray(observation)[:, entry]
+    assert np.allclose(moved, expected, atol=1e-5)
+    unlinked = np.setdiff1d(np.arange(env.num_actions), action)
+    assert np.array_equal(np.asarray(moved)[:, unlinked], np.asarray(without)[:, unlinked])
+    network.save(tmp_path / "model.npz", params, linked)
+    loaded_params, loaded, _ = network.load(tmp_path / "model.npz")
+    assert loaded == linked
+    assert np.allclose(network.apply(loaded_params, observation, mask, links=loaded.links)[0], moved)
+
+
+def test_belief_links_are_asked_for_and_refused_for_a_game_without_them(capsys):
+    from hidden_role_envs.training.arguments import UsageError
+    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
+
+    assert not settings_from(build_parser("train").parse_args(["spyfall"])).belief_links
+    assert settings_from(build_parser("train").parse_args(["spyfall", "--belief-links"])).belief_links
+    with pytest.raises(UsageError, match="secrets declares no belief links; games with them: spyfall"):
+        settings_from(build_parser("train").parse_args(["secrets", "--belief-links"]))

@@ -181,6 +181,7 @@ Changes from version 0:
 """
 
 from hidden_role_envs.core.definition import FixedRoles, GameDefinition, Players
+from hidden_role_envs.games.spyfall.actions import spyfall_belief_links
 from hidden_role_envs.games.spyfall.locations import Location
 from hidden_role_envs.games.spyfall.rules import TURN_LIMIT_OVER_LONGEST_GAME, longest_game
 
@@ -200,5 +201,6 @@ GAME = GameDefinition.from_package(
     default_max_turns=lambda config: TURN_LIMIT_OVER_LONGEST_GAME * longest_game(config),
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
+    belief_links=spyfall_belief_links,
 )
 __doc__ = GAME.reference

@@ -47,6 +47,13 @@ class SpyfallActions(ActionTable):
         yield Action("vote no", VOTE, False)
 
 
+def spyfall_belief_links(config) -> list[tuple[str, int, str, int]]:
+    """A guess acts on the seat's belief in that location, an accusation on its belief that the accused is the spy."""
+    table = spyfall_actions(config)
+    links = [("guess", a, "location_belief", table.args[a]) for a in table.of_kind[GUESS]]
+    return links + [("accuse", a, "spy_belief", table.args[a]) for a in table.of_kind[ACCUSE]]
+
+
 def spyfall_actions(config) -> SpyfallActions:
     """The action table of a configuration (shared by every configuration with the same seats and places)."""
     return SpyfallActions.of(config.num_players, config.places.attributes, config.places.names)

@@ -84,6 +84,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--role-head", type=non_negative_float, default=0.0, metavar="WEIGHT",
                         help="add an auxiliary head that learns to predict the true roles from the policy's "
                         "features, its loss weighted by WEIGHT (default 0: none); the policy never reads them")
+    parser.add_argument("--belief-links", action="store_true",
+                        help="tie each action that acts on one of the seat's beliefs to it (Spyfall: a guess to "
+                        "P(that location), an accusation to P(that seat is the spy)): one learned gain per kind, "
+                        "with which the belief adds to the action's logit; for the games that declare such links")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", default="selfplay", help=argparse.SUPPRESS)
     return parser
@@ -98,6 +102,9 @@ def settings_from(args: argparse.Namespace):
     out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}")
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a folder")
+    if args.belief_links and registry.GAMES[args.game].belief_links is None:
+        linked = [name for name, game in registry.GAMES.items() if game.belief_links is not None]
+        raise UsageError(f"{args.game} declares no belief links; games with them: {', '.join(linked)}")
     if args.best_response and not args.imitation_steps:
         raise UsageError("--best-response plays against the scripted player's imitation: --imitation-steps must be > 0")
     try:
@@ -109,7 +116,7 @@ def settings_from(args: argparse.Namespace):
             league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
             random_share=args.random_share,
             critic_sees_roles=args.critic == "roles", role_weight=args.role_head,
-            best_response=args.best_response,
+            best_response=args.best_response, belief_links=args.belief_links,
         )
     except ValueError as error:  # --scripted-share and --random-share overflow the batch
         raise UsageError(str(error)) from None

@@ -21,15 +21,17 @@ BATCH = 512
 
 
 def fit(params: dict, demos: Demonstrations, epochs: int, key: jax.Array, learning_rate: float = 1e-3,
-        on_epoch_done: Callable[[int, float, float], None] = lambda epoch, loss, agreement: None) -> dict:
-    """Cross-entropy over the legal actions, and the value head on the returns that followed."""
+        on_epoch_done: Callable[[int, float, float], None] = lambda epoch, loss, agreement: None,
+        links: tuple[tuple[int, int, int], ...] = ()) -> dict:
+    """Cross-entropy over the legal actions, and the value head on the returns that followed; `links`: the
+    architecture's."""
     optimizer = optax.adam(learning_rate)
     state = optimizer.init(params)
     data = (jnp.asarray(demos.observations), jnp.asarray(demos.masks), jnp.asarray(demos.actions, jnp.int32),
             jnp.asarray(demos.returns))
 
     def loss_of(params, observation, mask, action, target):
-        logits, value = network.apply(params, observation, mask)
+        logits, value = network.apply(params, observation, mask, links=links)
         log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
         return -log_prob.mean() + 0.5 * ((value - target) ** 2).mean(), (log_prob > np.log(0.5)).mean()
 

@@ -10,6 +10,15 @@ head may also read `critic_inputs` (the true roles during training), which
 the policy head never sees; an auxiliary head (`role_outputs`) may learn to
 predict those roles from the policy's own features, so that the torso keeps
 what tells them.
+
+Belief links (`links`, the game's `belief_links`) tie an action to the one
+observation entry it acts on: Spyfall's `guess Bank` to the seat's
+P(Bank). Each kind of link has one gain, learned and started at 0, and the
+entry times it adds to the action's logit, so a rule such as "name the
+likeliest place" is learned once for every place rather than once per
+place through the torso. The gain is applied times `LINK_STEP` so that
+Adam's steps, of the order of the learning rate, move the added logit as
+fast as the policy head's.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import jax.numpy as jnp
 import numpy as np
 
 FORMAT = "hidden_role_envs policy 1"
+LINK_STEP = 10.0
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,11 @@ class Architecture:
     hidden: tuple[int, ...] = (256, 256)
     critic_inputs: int = 0  # extra inputs of the value head only
     role_outputs: int = 0  # outputs of the auxiliary head that predicts the true roles (0: none)
+    links: tuple[tuple[int, int, int], ...] = ()  # (kind of link, action id, observation index): see the module docs
+
+    @property
+    def link_kinds(self) -> int:
+        return 1 + max((kind for kind, _, _ in self.links), default=-1)
 
 
 def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
@@ -49,6 +64,8 @@ def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
     }
     if arch.role_outputs:  # its own key, so that the other layers start as they do without it
         params["roles"] = _dense(jax.random.fold_in(key, 1), sizes[-1], arch.role_outputs, gain=0.01)
+    if arch.links:
+        params["links"] = jnp.zeros(arch.link_kinds, jnp.float32)
     return params
 
 
@@ -57,18 +74,24 @@ def _dense(key, inputs: int, outputs: int, gain: float = np.sqrt(2)) -> dict:
     return {"w": weights, "b": jnp.zeros(outputs, jnp.float32)}
 
 
-def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None):
-    """(masked logits, value) for a batch of observations (illegal actions get a very low logit)."""
-    logits, value, _ = heads(params, observation, mask, critic_inputs)
+def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None,
+          links: tuple[tuple[int, int, int], ...] = ()):
+    """(masked logits, value) for a batch of observations (illegal actions get a very low logit); `links`: the
+    architecture's."""
+    logits, value, _ = heads(params, observation, mask, critic_inputs, links)
     return logits, value
 
 
-def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None):
+def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None,
+          links: tuple[tuple[int, int, int], ...] = ()):
     """`apply`'s (masked logits, value) and the torso's features, which `predict_roles` reads."""
     h = observation * params["scale"]  # the learned input gains
     for layer in params["torso"]:
         h = jnp.tanh(h @ layer["w"] + layer["b"])
     logits = h @ params["policy"]["w"] + params["policy"]["b"]
+    if links:
+        kind, action, entry = (np.asarray(column) for column in zip(*links))
+        logits = logits.at[..., action].add(LINK_STEP * params["links"][kind] * observation[..., entry])
     logits = jnp.where(mask, logits, -1e9)
     missing = params["value"]["w"].shape[0] - h.shape[-1]
     if critic_inputs is None:  # out of training the critic's own inputs are not known: zeros
@@ -107,7 +130,8 @@ def load(path: str | Path) -> tuple[dict, Architecture, dict]:
     if meta.get("format") != FORMAT:
         raise ValueError(f"{str(path)!r} is not a policy saved by hidden-roles train (format {meta.get('format')!r})")
     raw = meta["architecture"]
-    arch = Architecture(**{**raw, "hidden": tuple(raw["hidden"])})
+    links = tuple(tuple(link) for link in raw.get("links", ()))
+    arch = Architecture(**{**raw, "hidden": tuple(raw["hidden"]), "links": links})
     template = init(jax.random.PRNGKey(0), arch, np.ones(arch.observation_size, np.float32))
     _, tree = jax.tree_util.tree_flatten(template)
     params = jax.tree_util.tree_unflatten(tree, [jnp.asarray(a) for a in arrays])

@@ -193,13 +193,14 @@ class Trainer:
             actor = jnp.maximum(state.current_player, 0)
             roles = self._roles(state, actor)
             critic = self._critic_inputs(roles)
-            logits, value = network.apply(params, state.observation, state.legal_action_mask, critic)
+            logits, value = network.apply(params, state.observation, state.legal_action_mask, critic, self.arch.links)
             # the other seats' logits: equal ones (uniform draws among the legal moves) in random games, and
             # in scripted and self-play games, where no seat follows them; the frozen policy's in league games
             others = jnp.where(state.legal_action_mask, 0.0, -1e9)
             if self.league_rows.stop > self.league_rows.start:
                 league = self.league_rows
-                frozen, _ = network.apply(opponent, state.observation[league], state.legal_action_mask[league])
+                frozen, _ = network.apply(opponent, state.observation[league], state.legal_action_mask[league],
+                                          links=self.arch.links)
                 others = others.at[league].set(frozen)
             learner = carry.learner_seats[rows, actor]
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, others))
@@ -236,7 +237,7 @@ class Trainer:
         masks = jnp.ones(observations.shape[:-1] + (self.arch.num_actions,), bool)
         seats = jnp.broadcast_to(jnp.arange(self.num_players), observations.shape[:2])
         roles = jax.vmap(jax.vmap(self._roles, in_axes=(None, 0)), in_axes=(0, 0))(carry.state, seats)
-        _, last_values = network.apply(params, observations, masks, self._critic_inputs(roles))
+        _, last_values = network.apply(params, observations, masks, self._critic_inputs(roles), self.arch.links)
         return carry, samples, last_values
 
     def _roles(self, state, seat):
@@ -309,7 +310,7 @@ class Trainer:
     def _loss(self, params, samples: Samples, advantages, targets, weight):
         s = self.s
         logits, value, features = network.heads(params, samples.observation, samples.mask,
-                                                self._critic_inputs(samples.roles))
+                                                self._critic_inputs(samples.roles), self.arch.links)
         log_probs = jax.nn.log_softmax(logits)
         log_prob = jnp.take_along_axis(log_probs, samples.action[:, None], axis=1)[:, 0]
         ratio = jnp.exp(log_prob - samples.log_prob)

@@ -55,6 +55,7 @@ class Settings:
     random_share: float = 0.0  # uniformly random players in the other seats
     critic_sees_roles: bool = True
     role_weight: float = 0.0  # the auxiliary head that predicts the true roles, and its loss's weight (0: none)
+    belief_links: bool = False  # the game's belief links in the policy (network's docs)
     best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
     processes: int = os.cpu_count() or 1  # for the scripted player: recording it, and its seats in scripted games
@@ -89,7 +90,7 @@ class Run:
         roles = self.env.game.critic_size
         self.arch = network.Architecture(s.game, s.num_players, {}, self.env.observation_shape[0], self.env.num_actions,
                                          tuple(s.hidden), roles if s.critic_sees_roles else 0,
-                                         roles if s.role_weight else 0)
+                                         roles if s.role_weight else 0, belief_links(self.env) if s.belief_links else ())
         self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(
             games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate,
             league_share=s.league_share, scripted_share=s.scripted_share, random_share=s.random_share,
@@ -164,7 +165,7 @@ class Run:
                     bar.update(1)
 
             try:
-                return warm.fit(params, demos, s.imitation_epochs, key, on_epoch_done=epoch_done)
+                return warm.fit(params, demos, s.imitation_epochs, key, on_epoch_done=epoch_done, links=self.arch.links)
             finally:
                 if bar:
                     bar.close()
@@ -180,6 +181,17 @@ class Run:
         write_curve(os.path.join(s.out, "curve.csv"), self.points)
         plot_curve(os.path.join(s.out, "learning_curve.png"), self.points,
                    f"{s.game}, {s.num_players} players, seed {s.seed}")
+
+
+def belief_links(env) -> tuple[tuple[int, int, int], ...]:
+    """The game's belief links as the network reads them: (kind, action id, index in the observation), the kinds
+    numbered in the order they first come."""
+    declared = env.definition.belief_links
+    if declared is None:
+        raise ValueError(f"{env.definition.title} declares no belief links")
+    kinds: dict[str, int] = {}
+    return tuple((kinds.setdefault(kind, len(kinds)), action, env.observation_fields[block].start + index)
+                 for kind, action, block, index in declared(env.config))
 
 
 def opponents(clone: dict | None, pool: list[dict], current: dict, best_response: bool) -> list[dict]:
