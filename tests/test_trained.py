@@ -24,7 +24,7 @@ def test_the_trained_policy_plays_only_legal_moves_and_beats_a_random_player_in_
     env = registry.make(game, num_players=players)
     assert trained_path(env).is_file()
     make_policy("trained", env)  # loads, and fits this env
-    rows = evaluate(game, players, ["trained", "random"], games=40, seed=0)  # its envs raise on an illegal move
+    rows = evaluate(game, players, ["trained", "random"], games=200, seed=0)  # its envs raise on an illegal move
     mix, baseline = rows[0], rows[2]
     assert (mix.policy, baseline.seats_of) == ("trained", "trained")
     assert mix.win_rate > baseline.win_rate

@@ -159,7 +159,7 @@ def test_every_recipe_names_options_of_the_trainer_with_the_values_they_parse_to
     parser = build_parser("train")
     options = {action.dest for action in parser._actions}
     recipes = {name: game.training_recipe for name, game in registry.GAMES.items() if game.training_recipe}
-    assert {"hoax", "mascarade"} <= recipes.keys()
+    assert {"hoax", "mascarade", "spyfall"} <= recipes.keys()
     for name, recipe in recipes.items():
         assert recipe.keys() <= options, f"{name}: no such option {sorted(recipe.keys() - options)}"
         args = parser.parse_args([name, *recipe_text(recipe).split()])  # as --help and the run print it
@@ -339,9 +339,11 @@ def test_a_belief_link_adds_its_gain_times_the_belief_to_the_linked_logit_and_is
 
 def test_belief_links_are_asked_for_and_refused_for_a_game_without_them(capsys):
     from hidden_role_envs.training.arguments import UsageError
-    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
+    from hidden_role_envs.training.selfplay.cli import build_parser, parse, settings_from
 
-    assert not settings_from(build_parser("train").parse_args(["spyfall"])).belief_links
+    assert not settings_from(build_parser("train").parse_args(["hoax"])).belief_links
     assert settings_from(build_parser("train").parse_args(["spyfall", "--belief-links"])).belief_links
+    args, _ = parse(["spyfall"], "train")  # Spyfall's recipe turns them on, and the command line can turn them off
+    assert args.belief_links and not parse(["spyfall", "--no-belief-links"], "train")[0].belief_links
     with pytest.raises(UsageError, match="secrets declares no belief links; games with them: spyfall"):
         settings_from(build_parser("train").parse_args(["secrets", "--belief-links"]))

@@ -34,8 +34,12 @@ def option(name: str) -> str:
 
 
 def recipe_text(recipe: dict) -> str:
-    return " ".join(f"{option(name)} {','.join(map(str, value)) if isinstance(value, tuple) else value}"
-                    for name, value in recipe.items())
+    def one(name: str, value) -> str:
+        if isinstance(value, bool):  # a switch: `--belief-links` or `--no-belief-links`
+            return option(name) if value else "--no-" + option(name)[2:]
+        return f"{option(name)} {','.join(map(str, value)) if isinstance(value, tuple) else value}"
+
+    return " ".join(one(name, value) for name, value in recipe.items())
 
 
 def _recipes() -> str:
@@ -84,10 +88,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--role-head", type=non_negative_float, default=0.0, metavar="WEIGHT",
                         help="add an auxiliary head that learns to predict the true roles from the policy's "
                         "features, its loss weighted by WEIGHT (default 0: none); the policy never reads them")
-    parser.add_argument("--belief-links", action="store_true",
+    parser.add_argument("--belief-links", action=argparse.BooleanOptionalAction, default=False,
                         help="tie each action that acts on one of the seat's beliefs to it (Spyfall: a guess to "
                         "P(that location), an accusation to P(that seat is the spy)): one learned gain per kind, "
-                        "with which the belief adds to the action's logit; for the games that declare such links")
+                        "with which the belief adds to the action's logit; for the games that declare such links "
+                        "(default: off, but for Spyfall's recipe)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", default="selfplay", help=argparse.SUPPRESS)
     return parser
