@@ -107,9 +107,6 @@ def settings_from(args: argparse.Namespace):
     out = args.out or os.path.join("runs", f"{args.game}-{num_players}p-seed{args.seed}")
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a folder")
-    if args.belief_links and registry.GAMES[args.game].belief_links is None:
-        linked = [name for name, game in registry.GAMES.items() if game.belief_links is not None]
-        raise UsageError(f"{args.game} declares no belief links; games with them: {', '.join(linked)}")
     if args.best_response and not args.imitation_steps:
         raise UsageError("--best-response plays against the scripted player's imitation: --imitation-steps must be > 0")
     try:
@@ -123,7 +120,7 @@ def settings_from(args: argparse.Namespace):
             critic_sees_roles=args.critic == "roles", role_weight=args.role_head,
             best_response=args.best_response, belief_links=args.belief_links,
         )
-    except ValueError as error:  # --scripted-share and --random-share overflow the batch
+    except ValueError as error:  # --scripted-share and --random-share overflow the batch, or --belief-links unknown
         raise UsageError(str(error)) from None
 
 

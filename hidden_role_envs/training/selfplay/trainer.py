@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import jax
 
 from hidden_role_envs import batched
+from hidden_role_envs.core import registry
 from hidden_role_envs.training import imitation
 from hidden_role_envs.training.evaluate import Row
 from hidden_role_envs.training.progress import progress_bar
@@ -62,6 +63,9 @@ class Settings:
 
     def __post_init__(self):
         ppo.check_shares(self.scripted_share, self.random_share)
+        if self.belief_links and registry.game(self.game).belief_links is None:
+            linked = [name for name, game in registry.GAMES.items() if game.belief_links is not None]
+            raise ValueError(f"{self.game} declares no belief links; games with them: {', '.join(linked)}")
 
 
 class TensorBoard:
@@ -185,13 +189,10 @@ class Run:
 
 def belief_links(env) -> tuple[tuple[int, int, int], ...]:
     """The game's belief links as the network reads them: (kind, action id, index in the observation), the kinds
-    numbered in the order they first come."""
-    declared = env.definition.belief_links
-    if declared is None:
-        raise ValueError(f"{env.definition.title} declares no belief links")
+    numbered in the order they first come (`Settings` has checked that the game declares some)."""
     kinds: dict[str, int] = {}
     return tuple((kinds.setdefault(kind, len(kinds)), action, env.observation_fields[block].start + index)
-                 for kind, action, block, index in declared(env.config))
+                 for kind, action, block, index in env.definition.belief_links(env.config))
 
 
 def opponents(clone: dict | None, pool: list[dict], current: dict, best_response: bool) -> list[dict]:
