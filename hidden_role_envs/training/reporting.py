@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import math
 import time
 from dataclasses import dataclass
 
@@ -105,7 +106,10 @@ def print_finished(settings, final: dict[str, Row], model_file: str, started: fl
     """How every trainer ends: the final table, how fast it learned, and the files it wrote with the minutes taken."""
     print(format_final(settings.game, settings.num_players, settings.final_games, final))
     minutes = (time.perf_counter() - started) / 60
-    print(f"learned at {decisions_per_second:,.0f} learner decisions/s")
+    if math.isnan(decisions_per_second):  # the self-play trainer times none of a run of one iteration (it compiles)
+        print("learned in too few iterations to time the rate")
+    else:
+        print(f"learned at {decisions_per_second:,.0f} learner decisions/s")
     imitation_log = "imitation.csv, " if settings.imitation_steps else ""
     print(f"wrote {settings.out}/: {model_file}, learning_curve.png, curve.csv, evaluation.csv, {imitation_log}"
           f"checkpoints/, tensorboard/ ({minutes:.1f} min)")

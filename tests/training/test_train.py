@@ -45,6 +45,18 @@ def test_a_run_says_how_fast_it_learned(smoke):
     assert len(rates) == 1 and int(rates[0].replace(",", "")) > 0
 
 
+def test_a_run_too_short_to_time_says_so_rather_than_nan(capsys):
+    from types import SimpleNamespace
+
+    from hidden_role_envs.training.evaluate import Row
+    from hidden_role_envs.training.reporting import print_finished
+
+    settings = SimpleNamespace(game="hoax", num_players=3, final_games=2, imitation_steps=0, out="run")
+    print_finished(settings, {"random": Row("mix", "trained", "trained", 1, 2, 1)}, "model.npz", 0.0, float("nan"))
+    printed = capsys.readouterr().out
+    assert "learned in too few iterations to time the rate" in printed and "nan" not in printed
+
+
 def test_a_run_leaves_the_model_the_curve_and_the_table(smoke_run):
     for name in ("model.zip", "learning_curve.png", "curve.csv", "evaluation.csv", "imitation.csv"):
         assert (smoke_run / name).stat().st_size > 0, name
