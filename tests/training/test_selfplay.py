@@ -337,6 +337,56 @@ def test_a_belief_link_adds_its_gain_times_the_belief_to_the_linked_logit_and_is
     assert np.allclose(network.apply(loaded_params, observation, mask, links=loaded.links)[0], moved)
 
 
+def test_secrets_links_tie_each_offer_politician_and_bullet_to_the_belief_that_its_seat_is_a_teammate():
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay.trainer import belief_links
+
+    env = batched.make("secrets", num_players=5)
+    names = env.action_names
+    teammate = env.observation_fields["teammate"]
+    links = belief_links(env)
+    for kind, action, entry in links:
+        name = names[action]
+        seat = int(name.split()[1].lstrip("+"))
+        assert entry == teammate.start + seat, name
+        assert kind == ("offer", "politician", "assassin").index(name.split()[0]), name
+    assert sorted(names[action] for _, action, _ in links) == sorted(
+        name for name in names if name.split()[0] in ("offer", "politician", "assassin"))
+
+
+def test_a_link_gate_lets_the_gain_read_the_features_and_starts_as_a_no_op(tmp_path):
+    import jax
+    import jax.numpy as jnp
+
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay import network, ppo
+    from hidden_role_envs.training.selfplay.trainer import belief_links
+
+    env = batched.make("secrets", num_players=5)
+    linked = network.Architecture("secrets", 5, {}, env.layout.size, env.num_actions, (16,), links=belief_links(env))
+    gated = network.Architecture("secrets", 5, {}, env.layout.size, env.num_actions, (16,), links=linked.links,
+                                 link_gates=True)
+    params = ppo.new_params(jax.random.PRNGKey(0), env, gated)
+    assert set(params) - set(ppo.new_params(jax.random.PRNGKey(0), env, linked)) == {"link_gates"}
+    observation = jnp.asarray(np.random.default_rng(0).uniform(size=(3, env.layout.size)), jnp.float32)
+    mask = jnp.ones((3, env.num_actions), bool)
+    without, _ = network.apply(params, observation, mask)
+    assert np.array_equal(network.apply(params, observation, mask, links=gated.links)[0], without)
+    params["link_gates"] = jnp.asarray(np.random.default_rng(1).normal(size=(16, 3)), jnp.float32)
+    moved, _ = network.apply(params, observation, mask, links=gated.links)
+    _, _, features = network.heads(params, observation, mask)
+    kind, action, entry = (np.array(column) for column in zip(*gated.links))
+    gains = np.asarray(features) @ np.asarray(params["link_gates"])  # one gain per game and kind: they differ by state
+    assert not np.allclose(gains[0], gains[1])
+    expected = np.asarray(without).copy()
+    expected[:, action] += gains[:, kind] * np.asarray(observation)[:, entry]
+    assert np.allclose(moved, expected, atol=1e-5)
+    network.save(tmp_path / "model.npz", params, gated)
+    loaded_params, loaded, _ = network.load(tmp_path / "model.npz")
+    assert loaded == gated
+    assert np.allclose(network.apply(loaded_params, observation, mask, links=loaded.links)[0], moved)
+
+
 def test_belief_links_are_asked_for_and_refused_for_a_game_without_them(capsys):
     from hidden_role_envs.training.arguments import UsageError
     from hidden_role_envs.training.selfplay.cli import build_parser, parse, settings_from
@@ -345,5 +395,8 @@ def test_belief_links_are_asked_for_and_refused_for_a_game_without_them(capsys):
     assert settings_from(build_parser("train").parse_args(["spyfall", "--belief-links"])).belief_links
     args, _ = parse(["spyfall"], "train")  # Spyfall's recipe turns them on, and the command line can turn them off
     assert args.belief_links and not parse(["spyfall", "--no-belief-links"], "train")[0].belief_links
-    with pytest.raises(UsageError, match="secrets declares no belief links; games with them: spyfall"):
-        settings_from(build_parser("train").parse_args(["secrets", "--belief-links"]))
+    with pytest.raises(UsageError, match="hoax declares no belief links; games with them: secrets, spyfall"):
+        settings_from(build_parser("train").parse_args(["hoax", "--belief-links"]))
+    with pytest.raises(UsageError, match="link gates gate the belief links"):
+        settings_from(build_parser("train").parse_args(["secrets", "--link-gates"]))
+    assert settings_from(build_parser("train").parse_args(["secrets", "--belief-links", "--link-gates"])).link_gates

@@ -123,6 +123,7 @@ Changes from version 0:
 """
 
 from hidden_role_envs.core.definition import GameDefinition, Players
+from hidden_role_envs.games.secrets.actions import secrets_belief_links
 from hidden_role_envs.games.secrets.cards import MAX_PLAYERS, MIN_PLAYERS
 
 GAME = GameDefinition.from_package(
@@ -133,5 +134,6 @@ GAME = GameDefinition.from_package(
         "win": "+1 each winner, -1 each loser",
         "score": "the winning margin in points (see Rewards)",
     },
+    belief_links=secrets_belief_links,
 )
 __doc__ = GAME.reference

@@ -83,3 +83,13 @@ class SecretsActions(ActionTable):
 def secrets_actions(config) -> SecretsActions:
     """The action table of a configuration (one per player count, shared)."""
     return SecretsActions.of(config.num_players)
+
+
+def secrets_belief_links(config) -> list[tuple[str, int, str, int]]:
+    """An Offer, the Politician and the Bullet each land on one seat: they act on the seat's belief that it is a
+    teammate (with or without a claim, an Offer is one kind; whether it should go to a teammate depends on the card,
+    which the trainer's `--link-gates` lets the gain read)."""
+    table = secrets_actions(config)
+    links = [("offer", a, "teammate", table.args[a][0]) for a in table.of_kind[OFFER]]
+    links += [("politician", a, "teammate", table.args[a]) for a in table.of_kind[POLITICIAN_TARGET]]
+    return links + [("assassin", a, "teammate", table.args[a]) for a in table.of_kind[ASSASSIN_TARGET]]

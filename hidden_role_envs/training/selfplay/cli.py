@@ -93,6 +93,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         "P(that location), an accusation to P(that seat is the spy)): one learned gain per kind, "
                         "with which the belief adds to the action's logit; for the games that declare such links "
                         "(default: off, but for Spyfall's recipe)")
+    parser.add_argument("--link-gates", action=argparse.BooleanOptionalAction, default=False,
+                        help="with --belief-links: each kind's gain also reads the network's features, so that its "
+                        "sign can depend on the state (Secrets: an Offer to a likely teammate, good or bad by the "
+                        "card) (default: off)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", default="selfplay", help=argparse.SUPPRESS)
     return parser
@@ -118,7 +122,7 @@ def settings_from(args: argparse.Namespace):
             league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
             random_share=args.random_share,
             critic_sees_roles=args.critic == "roles", role_weight=args.role_head,
-            best_response=args.best_response, belief_links=args.belief_links,
+            best_response=args.best_response, belief_links=args.belief_links, link_gates=args.link_gates,
         )
     except ValueError as error:  # --scripted-share and --random-share overflow the batch, or --belief-links unknown
         raise UsageError(str(error)) from None

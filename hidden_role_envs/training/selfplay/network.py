@@ -18,7 +18,10 @@ entry times it adds to the action's logit, so a rule such as "name the
 likeliest place" is learned once for every place rather than once per
 place through the torso. The gain is applied times `LINK_STEP` so that
 Adam's steps, of the order of the learning rate, move the added logit as
-fast as the policy head's.
+fast as the policy head's. With link gates (`link_gates`) each kind's gain
+also reads the torso's features (a learned linear function of them, started
+at 0), so that its size and sign can depend on the state: whether giving a
+card to a likely teammate helps depends on the card (Secrets).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class Architecture:
     critic_inputs: int = 0  # extra inputs of the value head only
     role_outputs: int = 0  # outputs of the auxiliary head that predicts the true roles (0: none)
     links: tuple[tuple[int, int, int], ...] = ()  # (kind of link, action id, observation index): see the module docs
+    link_gates: bool = False  # each link kind's gain also reads the torso's features (module docs)
 
     @property
     def link_kinds(self) -> int:
@@ -66,6 +70,8 @@ def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
         params["roles"] = _dense(jax.random.fold_in(key, 1), sizes[-1], arch.role_outputs, gain=0.01)
     if arch.links:
         params["links"] = jnp.zeros(arch.link_kinds, jnp.float32)
+    if arch.link_gates:
+        params["link_gates"] = jnp.zeros((sizes[-1], arch.link_kinds), jnp.float32)
     return params
 
 
@@ -91,7 +97,10 @@ def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: 
     logits = h @ params["policy"]["w"] + params["policy"]["b"]
     if links:
         kind, action, entry = (np.asarray(column) for column in zip(*links))
-        logits = logits.at[..., action].add(LINK_STEP * params["links"][kind] * observation[..., entry])
+        gains = LINK_STEP * params["links"]
+        if "link_gates" in params:
+            gains = gains + h @ params["link_gates"]
+        logits = logits.at[..., action].add(gains[..., kind] * observation[..., entry])
     logits = jnp.where(mask, logits, -1e9)
     missing = params["value"]["w"].shape[0] - h.shape[-1]
     if critic_inputs is None:  # out of training the critic's own inputs are not known: zeros

@@ -57,6 +57,7 @@ class Settings:
     critic_sees_roles: bool = True
     role_weight: float = 0.0  # the auxiliary head that predicts the true roles, and its loss's weight (0: none)
     belief_links: bool = False  # the game's belief links in the policy (network's docs)
+    link_gates: bool = False  # the links' gains also read the torso's features (network's docs)
     best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
     processes: int = os.cpu_count() or 1  # for the scripted player: recording it, and its seats in scripted games
@@ -66,6 +67,8 @@ class Settings:
         if self.belief_links and registry.game(self.game).belief_links is None:
             linked = [name for name, game in registry.GAMES.items() if game.belief_links is not None]
             raise ValueError(f"{self.game} declares no belief links; games with them: {', '.join(linked)}")
+        if self.link_gates and not self.belief_links:
+            raise ValueError("link gates gate the belief links: they need the belief links on")
 
 
 class TensorBoard:
@@ -94,7 +97,8 @@ class Run:
         roles = self.env.game.critic_size
         self.arch = network.Architecture(s.game, s.num_players, {}, self.env.observation_shape[0], self.env.num_actions,
                                          tuple(s.hidden), roles if s.critic_sees_roles else 0,
-                                         roles if s.role_weight else 0, belief_links(self.env) if s.belief_links else ())
+                                         roles if s.role_weight else 0, belief_links(self.env) if s.belief_links else (),
+                                         s.link_gates)
         self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(
             games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate,
             league_share=s.league_share, scripted_share=s.scripted_share, random_share=s.random_share,
