@@ -85,6 +85,9 @@ class GameDefinition:
     # counter-strategies to the scripted player, by name: (config, seed) -> policy (`counter:<name>` in --seats)
     counter_strategies: Mapping[str, Callable[[Any, int | None], Callable[[dict], int]]] = field(default_factory=dict)
     batched: str | None = None  # "module:Class" of the batched engine (JAX), built as Class(config, reward_mode)
+    # "module:function" of the scripted player's JAX twin: function(config) -> decide(observation, mask, key) -> action,
+    # pure and vmappable, deciding as `scripted_player` does; the self-play trainer seats it inside the compiled batch
+    batched_scripted: str | None = None
     # the self-play trainer's options where this game trains better than with its defaults, by option name
     # (`scripted_share` for `--scripted-share`): `hidden-roles train GAME` starts from them; each is measured in
     # training/RESULTS.md
@@ -108,7 +111,8 @@ class GameDefinition:
         - `actions`: `actions.<name>_actions`; `new_game`: `rules.<Title>Game`; `new_observer` and `schema`:
           `observation.<Title>Observer` and `observation.SCHEMA`; `scripted_player`: `bots.<Title>ScriptedPlayer`;
         - `events`: `events.EVENTS`; `words` and `describe_table`: `text`'s; `behaviour`: `behaviour.tally`;
-        - `rules_text`: the `rules_text` module, and `batched`: `batched:<Title>Batched`, where the folder has them.
+        - `rules_text`: the `rules_text` module, `batched`: `batched:<Title>Batched`, and `batched_scripted`:
+          `batched_bots:batched_scripted_player`, where the folder has them.
         """
         name = fields.setdefault("name", package.rpartition(".")[2])
         title = fields.setdefault("title", name.capitalize()).replace(" ", "")
@@ -136,6 +140,8 @@ class GameDefinition:
             "behaviour": lambda: module("behaviour").tally,
             "rules_text": lambda: f"{package}.rules_text" if has("rules_text") else None,
             "batched": lambda: f"{package}.batched:{title}Batched" if has("batched") else None,
+            "batched_scripted": lambda: (f"{package}.batched_bots:batched_scripted_player" if has("batched_bots")
+                                         else None),
         }
         for key, convention in conventions.items():
             if key not in fields:

@@ -93,17 +93,18 @@ def test_a_best_response_plays_every_game_against_the_imitation_and_needs_one(tm
         settings_from(args)
 
 
-def _scripted_rollout(processes: int, steps: int = 12):
+def _scripted_rollout(processes: int, steps: int = 12, game: str = "hoax", num_players: int = 4):
     import jax
 
     from hidden_role_envs import batched
     from hidden_role_envs.training.selfplay import network, ppo
 
-    env = batched.make("hoax", num_players=4)
-    arch = network.Architecture("hoax", 4, {}, env.layout.size, env.num_actions, (16,), 0)
+    env = batched.make(game, num_players=num_players)
+    arch = network.Architecture(game, num_players, {}, env.layout.size, env.num_actions, (16,), 0)
     settings = ppo.Settings(games=8, steps=steps, league_share=0.0, scripted_share=0.5)
     trainer = ppo.Trainer(env, arch, settings, seed=3, processes=processes)
     try:
+        assert trainer.scripted._helpers == [] or env.definition.batched_scripted is None  # a twin needs no helper
         run = trainer.start(jax.random.PRNGKey(0), ppo.new_params(jax.random.PRNGKey(1), env, arch))
         _, samples, _ = jax.jit(trainer._rollout)(run["params"], run["opponent"], run["carry"])
     finally:
@@ -122,6 +123,23 @@ def test_in_scripted_games_the_learner_has_one_seat_and_the_scripted_player_ever
     for step, game in zip(*np.nonzero(scripted)):
         observation = {"observation": samples.observation[step, game], "action_mask": samples.mask[step, game]}
         assert samples.action[step, game] == replay(observation)
+
+
+def test_secrets_scripted_seats_are_its_jax_twin_compiled_in_the_rollout_deciding_as_the_scripted_player():
+    from hidden_role_envs.games.secrets.bots import _Position
+
+    env, samples, _ = _scripted_rollout(processes=2, steps=24, game="secrets", num_players=5)
+    assert env.definition.batched_scripted == "hidden_role_envs.games.secrets.batched_bots:batched_scripted_player"
+    scripted = ~samples.learner[:, :4]
+    assert scripted.sum() > 40
+    player = env.definition.scripted_player(env.config, 0)
+    for step, game in zip(*np.nonzero(scripted)):
+        legal, views = player.read({"observation": samples.observation[step, game],
+                                    "action_mask": samples.mask[step, game]})
+        kind = player.actions.meaning[int(legal[0])][0]
+        position = _Position(views, player.num_players, player.end_size, player.params)
+        rated = dict(player._score_actions(kind, [int(a) for a in legal], position))
+        assert rated[int(samples.action[step, game])] >= max(rated.values()) - 1e-4  # one of the best it sees
 
 
 def test_helper_processes_share_the_scripted_decisions_and_play_legal_moves():

@@ -28,7 +28,9 @@ card of an Offer made to it as either of the two characters shown. It makes
 its Offers without a claim and ignores the claims of others, which cost
 nothing to fake.
 
-Against random players: docs/scripted-players.md.
+Against random players: docs/scripted-players.md. Its JAX twin
+(`batched_bots.py`) decides as it does, so that the self-play trainer's
+scripted games run inside the compiled batch.
 
 At a table of scripted players (500 seeded games at 5 players, seed 1,
 `hidden-roles evaluate secrets --players 5 --games 500 --seed 1 --seats

@@ -5,9 +5,10 @@ seat (self-play), except in league games, where one seat is the learner and
 the others a frozen past version (the `league_share` of the games that are
 neither scripted nor random, right after them); in scripted games (the first
 `scripted_share` of the batch), where one seat is the learner and the others
-the game's scripted player (`scripted.ScriptedSeats`, Python called from the
-compiled rollout); and in random games (the next `random_share`), where the
-others draw uniformly among their legal moves, so that the learner keeps
+the game's scripted player (`scripted.ScriptedSeats`: its JAX twin where the
+game has one, else Python called from the compiled rollout); and in random
+games (the next `random_share`), where the others draw uniformly among their
+legal moves, so that the learner keeps
 beating weak play while it learns to exploit the scripted player. Every
 decision of a learner seat is a training sample. With `role_weight` the
 loss also teaches an auxiliary head to predict the true roles from the
@@ -206,7 +207,7 @@ class Trainer:
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, others))
             if first:
                 by_script = self.scripted.actions(state.observation[:first], state.legal_action_mask[:first],
-                                                  ~learner[:first])
+                                                  ~learner[:first], jax.random.fold_in(act_key, 1))
                 action = action.at[:first].set(jnp.where(learner[:first], action[:first], by_script))
             log_prob = jax.nn.log_softmax(logits)[rows, action]
             new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))

@@ -1,19 +1,26 @@
-"""The game's scripted player at the batched engine's table, called from inside the compiled rollout.
+"""The game's scripted player at the batched engine's table, inside the compiled rollout.
 
-The scripted players are Python (they read the observation vector and the
-mask, as `env().observe` gives them), so they cannot be compiled into the
-batch. The rollout hands them, once per move, the observations and masks of
-the games where one of their seats is to move (`jax.experimental.io_callback`)
-and plays the actions they return. The batched engine's observation is
-`env()`'s, checked move for move, so they play here exactly as in `env()`.
+A game whose folder has a JAX twin of its scripted player
+(`GameDefinition.batched_scripted`, `batched_bots.py`: Secrets) is played by
+it, compiled into the rollout with the rest, so the scripted games run at
+the batched engine's speed; the twin decides as the Python player does
+(its parity test), breaking ties with the rollout's key.
 
-While they decide, the compiled rollout waits, so the decisions are shared
-out between this process and `processes - 1` helper processes, each with its
-own scripted player (seeded apart, so a run stays reproducible).
+The other scripted players are Python (they read the observation vector and
+the mask, as `env().observe` gives them), so they cannot be compiled into
+the batch. The rollout hands them, once per move, the observations and masks
+of the games where one of their seats is to move
+(`jax.experimental.io_callback`) and plays the actions they return. The
+batched engine's observation is `env()`'s, checked move for move, so they
+play here exactly as in `env()`. While they decide, the compiled rollout
+waits, so the decisions are shared out between this process and
+`processes - 1` helper processes, each with its own scripted player (seeded
+apart, so a run stays reproducible).
 """
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 
 import jax
@@ -27,11 +34,21 @@ from hidden_role_envs.core.batched import BatchedEnv
 
 class ScriptedSeats:
     def __init__(self, env: BatchedEnv, seed: int, processes: int = 1):
+        twin = env.definition.batched_scripted
+        if twin:
+            module, function = twin.split(":")
+            self._twin = jax.vmap(getattr(importlib.import_module(module), function)(env.config))
+            self._helpers = []
+            return
+        self._twin = None
         self.player = env.definition.scripted_player(env.config, seed)
         self._helpers = [_Helper(env.definition.name, env.config, seed + 1 + i) for i in range(processes - 1)]
 
-    def actions(self, observations: jax.Array, masks: jax.Array, to_move: jax.Array) -> jax.Array:
-        """The scripted player's action in each game where `to_move`, 0 elsewhere (traceable)."""
+    def actions(self, observations: jax.Array, masks: jax.Array, to_move: jax.Array, key: jax.Array) -> jax.Array:
+        """The scripted player's action in each game where `to_move` (traceable); the twin's ties are drawn with
+        `key`. Elsewhere 0, or the twin's choice for that seat, which the rollout does not play."""
+        if self._twin is not None:
+            return self._twin(observations, masks, jax.random.split(key, to_move.shape[0]))
         result = jax.ShapeDtypeStruct(to_move.shape, jnp.int32)
         return io_callback(self._play, result, observations, masks, to_move, ordered=True)
 
