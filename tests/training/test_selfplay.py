@@ -142,6 +142,31 @@ def test_secrets_scripted_seats_are_its_jax_twin_compiled_in_the_rollout_decidin
         assert rated[int(samples.action[step, game])] >= max(rated.values()) - 1e-4  # one of the best it sees
 
 
+def test_a_twin_records_the_warm_starts_decisions_on_the_batched_engine_from_whole_games_only():
+    import jax
+
+    from hidden_role_envs import batched
+    from hidden_role_envs.games.secrets.bots import _Position
+    from hidden_role_envs.training.selfplay import imitation as warm
+    from hidden_role_envs.training.selfplay.scripted import twin_of
+
+    env = batched.make("secrets", num_players=5)
+    recorded = []
+    demos = warm.record(env, twin_of(env), 1500, jax.random.PRNGKey(0), games=32, moves=96,
+                        on_recorded=recorded.append)
+    assert sum(recorded) == len(demos.actions) >= 1500 and demos.games > 0
+    assert demos.masks[np.arange(len(demos.actions)), demos.actions].all()
+    # a game's end pays each seat +1 or -1 (Secrets' "win"): a decision of a game cut off would have been paid 0
+    assert set(np.unique(demos.returns)) == {-1.0, 1.0}
+    player = env.definition.scripted_player(env.config, 0)
+    for row in range(0, len(demos.actions), 15):
+        legal, views = player.read({"observation": demos.observations[row], "action_mask": demos.masks[row]})
+        kind = player.actions.meaning[int(legal[0])][0]
+        rated = dict(player._score_actions(kind, [int(a) for a in legal],
+                                           _Position(views, player.num_players, player.end_size, player.params)))
+        assert rated[int(demos.actions[row])] >= max(rated.values()) - 1e-4  # the scripted player's choice
+
+
 def test_helper_processes_share_the_scripted_decisions_and_play_legal_moves():
     _, samples, _ = _scripted_rollout(processes=2)
     scripted = ~samples.learner[:, :4]

@@ -1,8 +1,10 @@
-"""The warm start in JAX: fit the policy to the scripted player's decisions (recorded by `training.imitation`).
+"""The warm start in JAX: fit the policy to the scripted player's decisions.
 
-The fitted copy also sits at the table during self-play, frozen: a batched
-stand-in for the scripted player, whose Python code cannot run inside the
-compiled batch.
+They are recorded by `training.imitation` on `env()`, or by `record` on the
+batched engine where the game's scripted player has a JAX twin (Secrets),
+hundreds of times faster. The fitted copy also sits at the table during
+self-play, frozen: a batched stand-in for the scripted player where it has
+no twin.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from hidden_role_envs.core.batched import BatchedEnv
 from hidden_role_envs.training.imitation import Demonstrations
 from hidden_role_envs.training.selfplay import network
 
@@ -53,3 +56,69 @@ def fit(params: dict, demos: Demonstrations, epochs: int, key: jax.Array, learni
         params, state, loss, agreed = epoch(params, state, epoch_key)
         on_epoch_done(e, float(loss), float(agreed))
     return params
+
+
+def record(env: BatchedEnv, decide: Callable, decisions: int, key: jax.Array, games: int = 1024, moves: int = 64,
+           on_recorded: Callable[[int], None] = lambda count: None) -> Demonstrations:
+    """The twin's decisions, as `training.imitation.collect` records the scripted player's.
+
+    `decide` is the twin (`GameDefinition.batched_scripted`). Each seat of
+    each game is the twin or a uniformly random player, one chance in two
+    each, so that every seat the twin plays meets what the scripted player's
+    seat meets in `collect` (the single-seat env's pool `["random",
+    "scripted"]`), and every decision of the twin is recorded. Games are
+    played `moves` moves at a time in batches of `games` until whole games
+    hold at least `decisions` of them; a game cut off by the end of a batch
+    is left out.
+    """
+    seats = env.num_players
+
+    def draw(key):  # (games, seats): which seats play at random
+        return jax.random.bernoulli(key, 0.5, (games, seats))
+
+    def move(carry, key):
+        state, randoms = carry
+        decide_key, random_key, step_key, draw_key = jax.random.split(key, 4)
+        actor = jnp.maximum(state.current_player, 0)
+        scripted = jax.vmap(decide)(state.observation, state.legal_action_mask, jax.random.split(decide_key, games))
+        uniform = jax.random.categorical(random_key, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
+        by_twin = ~randoms[jnp.arange(games), actor]
+        action = jnp.where(by_twin, scripted, uniform)
+        new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))
+        done = new.terminated | new.truncated
+        row = (state.observation, state.legal_action_mask, action, actor, by_twin, new.rewards, done)
+        return (new, jnp.where(done[:, None], draw(draw_key), randoms)), row
+
+    @jax.jit
+    def play(key):
+        deal_key, draw_key, moves_key = jax.random.split(key, 3)
+        state = jax.vmap(env.init)(jax.random.split(deal_key, games))
+        _, rows = jax.lax.scan(move, (state, draw(draw_key)), jax.random.split(moves_key, moves))
+        return rows
+
+    parts, recorded = [], 0
+    while recorded < decisions:
+        key, batch_key = jax.random.split(key)
+        part = _whole_games(*(np.asarray(column) for column in play(batch_key)))
+        parts.append(part)
+        recorded += len(part.actions)
+        on_recorded(len(part.actions))
+    return Demonstrations.concatenate(parts)
+
+
+def _whole_games(observations, masks, actions, actor, by_twin, rewards, done) -> Demonstrations:
+    """The twin's decisions in the games that ended within the moves (arrays of (moves, games, ...)), each with
+    what its seat was paid from it to the game's end."""
+    paid = np.zeros(actor.shape, np.float32)  # (moves, games): the actor's pay from that move on
+    whole = np.zeros(actor.shape, bool)
+    for game in range(actor.shape[1]):
+        start = 0
+        for end in np.flatnonzero(done[:, game]):
+            following = np.cumsum(rewards[start:end + 1, game][::-1], axis=0)[::-1]  # (moves, seats)
+            span = np.arange(start, end + 1)
+            paid[span, game] = following[span - start, actor[span, game]]
+            whole[span, game] = True
+            start = end + 1
+    moves, games = np.nonzero(whole & by_twin)
+    return Demonstrations(observations[moves, games], masks[moves, games], actions[moves, games].astype(np.int64),
+                          paid[moves, games], games=int(done.sum()))

@@ -32,12 +32,20 @@ from hidden_role_envs.core import registry
 from hidden_role_envs.core.batched import BatchedEnv
 
 
+def twin_of(env: BatchedEnv):
+    """The JAX twin of the game's scripted player for the env's table, `decide(observation, mask, key)`; None where
+    the game has none."""
+    if not env.definition.batched_scripted:
+        return None
+    module, function = env.definition.batched_scripted.split(":")
+    return getattr(importlib.import_module(module), function)(env.config)
+
+
 class ScriptedSeats:
     def __init__(self, env: BatchedEnv, seed: int, processes: int = 1):
-        twin = env.definition.batched_scripted
+        twin = twin_of(env)
         if twin:
-            module, function = twin.split(":")
-            self._twin = jax.vmap(getattr(importlib.import_module(module), function)(env.config))
+            self._twin = jax.vmap(twin)
             self._helpers = []
             return
         self._twin = None

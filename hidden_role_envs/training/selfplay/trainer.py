@@ -31,6 +31,7 @@ from hidden_role_envs.training.reporting import (
 )
 from hidden_role_envs.training.selfplay import imitation as warm
 from hidden_role_envs.training.selfplay import network, ppo
+from hidden_role_envs.training.selfplay.scripted import twin_of
 
 
 @dataclass
@@ -158,8 +159,13 @@ class Run:
     def _warm_start(self, params: dict, key) -> dict:
         s = self.s
         bar = progress_bar(s.imitation_steps, "record the scripted player", enabled=s.progress, unit="decision")
-        demos = imitation.collect(s.game, s.num_players, ["random", "scripted"], s.imitation_steps, s.seed, 1.0,
-                                  s.processes, on_recorded=bar.update if bar else lambda count: None)
+        on_recorded = (lambda count: bar.update(min(count, s.imitation_steps - bar.n))) if bar else lambda count: None
+        twin = twin_of(self.env)
+        if twin:  # at the batched engine's speed
+            demos = warm.record(self.env, twin, s.imitation_steps, jax.random.fold_in(key, 1), on_recorded=on_recorded)
+        else:
+            demos = imitation.collect(s.game, s.num_players, ["random", "scripted"], s.imitation_steps, s.seed, 1.0,
+                                      s.processes, on_recorded=on_recorded)
         if bar:
             bar.close()
         with open(os.path.join(s.out, "imitation.csv"), "w", newline="") as log:
