@@ -191,8 +191,13 @@ def test_a_games_training_recipe_stands_in_for_the_defaults_and_the_command_line
     assert (args.players, args.learning_rate, args.random_share) == (4, 3e-4, 0.25)  # Hoax's recipe
     assert (args.games, args.scripted_share) == (64, 0.0)  # given, even where it equals the default
     assert "games" not in used and "scripted_share" not in used and used["players"] == 4
-    args, used = parse(["secrets"], "train")  # no recipe: the defaults
-    assert (args.games, args.scripted_share, used) == (512, 0.0, {})
+    args, used = parse(["secrets", "--timesteps", "1000"], "train")  # Secrets' recipe, the decisions given
+    assert (args.imitation_steps, args.scripted_share, args.timesteps) == (600_000, 0.75, 1000)
+    assert "timesteps" not in used and used["imitation_steps"] == 600_000
+    args, used = parse(["secrets", "--no-recipe"], "train")  # the trainer's defaults
+    assert (args.games, args.scripted_share, args.imitation_steps, used) == (512, 0.0, 60_000, {})
+    args, used = parse(["toy"], "train")  # no recipe (the toy game of tests/games/toy): the defaults
+    assert (args.games, args.scripted_share, args.imitation_steps, used) == (512, 0.0, 60_000, {})
 
 
 def test_every_recipe_names_options_of_the_trainer_with_the_values_they_parse_to():
@@ -202,7 +207,7 @@ def test_every_recipe_names_options_of_the_trainer_with_the_values_they_parse_to
     parser = build_parser("train")
     options = {action.dest for action in parser._actions}
     recipes = {name: game.training_recipe for name, game in registry.GAMES.items() if game.training_recipe}
-    assert {"hoax", "mascarade", "spyfall"} <= recipes.keys()
+    assert {"secrets", "hoax", "mascarade", "spyfall"} <= recipes.keys()
     for name, recipe in recipes.items():
         assert recipe.keys() <= options, f"{name}: no such option {sorted(recipe.keys() - options)}"
         args = parser.parse_args([name, *recipe_text(recipe).split()])  # as --help and the run print it

@@ -97,6 +97,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         help="with --belief-links: each kind's gain also reads the network's features, so that its "
                         "sign can depend on the state (Secrets: an Offer to a likely teammate, good or bad by the "
                         "card) (default: off)")
+    parser.add_argument("--no-recipe", action="store_true",
+                        help="the defaults above, not the game's training recipe (below)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--backend", default="selfplay", help=argparse.SUPPRESS)
     return parser
@@ -134,7 +136,7 @@ def parse(argv: list[str], prog: str) -> tuple[argparse.Namespace, dict]:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     recipe = registry.GAMES[args.game].training_recipe if args.game in registry.GAMES else {}
-    if not recipe:
+    if not recipe or args.no_recipe:
         return args, {}
     not_given = object()
     parser.set_defaults(**dict.fromkeys(recipe, not_given))
