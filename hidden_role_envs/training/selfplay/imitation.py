@@ -39,7 +39,7 @@ def fit(params: dict, demos: Demonstrations, epochs: int, key: jax.Array, learni
         return -log_prob.mean() + 0.5 * ((value - target) ** 2).mean(), (log_prob > np.log(0.5)).mean()
 
     @jax.jit
-    def epoch(params, state, key):
+    def epoch(params, state, key, data):  # the data as an argument: closed over, it would be compiled in as constants
         size = data[2].shape[0] // BATCH * BATCH
         order = jax.random.permutation(key, data[2].shape[0])[:size].reshape(-1, BATCH)
 
@@ -53,7 +53,7 @@ def fit(params: dict, demos: Demonstrations, epochs: int, key: jax.Array, learni
         return params, state, losses.mean(), agreed.mean()
 
     for e, epoch_key in enumerate(jax.random.split(key, epochs)):
-        params, state, loss, agreed = epoch(params, state, epoch_key)
+        params, state, loss, agreed = epoch(params, state, epoch_key, data)
         on_epoch_done(e, float(loss), float(agreed))
     return params
 
