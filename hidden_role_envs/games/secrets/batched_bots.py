@@ -207,11 +207,10 @@ def _build(config: SecretsConfig):
         scores = jnp.where(eye[None] > 0, score[:, :, None], pos["scores"][None, None, :])
         return scores, pos["counts"][None, :] + eye
 
-    def value_of_card_on(pos: dict) -> jax.Array:
-        """(cards, seats): the win chance once each card lands on each screen and that seat applies it."""
+    def value_of_card_on(pos: dict, scores: jax.Array, counts: jax.Array, no_effect: jax.Array) -> jax.Array:
+        """(cards, seats): the win chance once each card lands on each screen and that seat applies it, from
+        `landed`'s scores and counts and the win chances with no effect applied (`no_effect`, (cards, seats))."""
         ids, unseen_bullet = pos["ids"], pos["unseen_bullet"]
-        scores, counts = landed(pos)
-        no_effect = win_chance(scores, counts[None], ids)  # (card, seat); the Politician's row: by its target
         politician = _pick(jnp.broadcast_to(no_effect[POLITICIAN], (n, n)), not_self, seats)
         double_agent = win_chance(scores[DOUBLE_AGENT], counts, ids[with_centre])
         psychiatrist = win_chance(scores[PSYCHIATRIST][:, None], counts[:, None], ids[pair_swaps])
@@ -243,13 +242,15 @@ def _build(config: SecretsConfig):
         mask = jnp.asarray(mask, bool)
         pos = position(observation)
         ids, base, counts = pos["ids"], pos["scores"], pos["counts"]
-        card_value = value_of_card_on(pos)
+        landed_scores, landed_counts = landed(pos)
+        # (card, seat): each card face up on each screen, no effect applied; the Politician's row is its target's
+        no_effect = win_chance(landed_scores, landed_counts[None], ids)
+        card_value = value_of_card_on(pos, landed_scores, landed_counts, no_effect)
         offers = offer_value(pos, card_value)
         weights = pos["card_weights"]
         accept = weights @ card_value[:, 0]
         refuse = weights @ card_value[:, pos["active"]]
         let_pass = ACCEPT_CHANCE * (weights @ card_value[:, pos["target"]]) + (1 - ACCEPT_CHANCE) * refuse
-        politician = win_chance(landed(pos)[0][POLITICIAN], counts[None] + eye, ids)
         bullet = pos["bullet_in_hand"]
         by_kind = {
             CHOOSE: jnp.max(offers[choose_card][:, 1:], axis=-1),
@@ -257,7 +258,7 @@ def _build(config: SecretsConfig):
             UN_CHOICE: jnp.where(un_intercepts, accept, let_pass),
             ANSWER: jnp.where(answer_accepts, accept, refuse),
             PSYCHIATRIST_SWAP: win_chance(base, counts, ids[swap_actions]),
-            POLITICIAN_TARGET: politician[politician_target]
+            POLITICIAN_TARGET: no_effect[POLITICIAN][politician_target]
             + POLITICIAN_TIE_BREAK * _entropy(ids[politician_target]),
             DIPLOMAT_SIDE: win_chance(base, counts, ids[with_centre[diplomat_side]]),
             DETECTIVE_LOOK: look_weight * _entropy(ids[look_place]),
