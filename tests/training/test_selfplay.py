@@ -104,16 +104,16 @@ def _scripted_rollout(processes: int, steps: int = 12, game: str = "hoax", num_p
     settings = ppo.Settings(games=8, steps=steps, league_share=0.0, scripted_share=0.5)
     trainer = ppo.Trainer(env, arch, settings, seed=3, processes=processes)
     try:
-        assert trainer.scripted._helpers == [] or env.definition.batched_scripted is None  # a twin needs no helper
+        helpers = len(trainer.scripted._helpers)
         run = trainer.start(jax.random.PRNGKey(0), ppo.new_params(jax.random.PRNGKey(1), env, arch))
         _, samples, _ = jax.jit(trainer._rollout)(run["params"], run["opponent"], run["carry"])
     finally:
         trainer.close()
-    return env, jax.tree_util.tree_map(np.asarray, samples), run["carry"].learner_seats
+    return env, jax.tree_util.tree_map(np.asarray, samples), run["carry"].learner_seats, helpers
 
 
 def test_in_scripted_games_the_learner_has_one_seat_and_the_scripted_player_every_other():
-    env, samples, learner_seats = _scripted_rollout(processes=1)
+    env, samples, learner_seats, _ = _scripted_rollout(processes=1)
     learner_seats = np.asarray(learner_seats)
     assert (learner_seats[:4].sum(axis=1) == 1).all()  # the first half of the batch: scripted games
     assert learner_seats[4:].all()  # the rest: self-play (league_share 0)
@@ -128,7 +128,8 @@ def test_in_scripted_games_the_learner_has_one_seat_and_the_scripted_player_ever
 def test_secrets_scripted_seats_are_its_jax_twin_compiled_in_the_rollout_deciding_as_the_scripted_player():
     from hidden_role_envs.games.secrets.bots import _Position
 
-    env, samples, _ = _scripted_rollout(processes=2, steps=24, game="secrets", num_players=5)
+    env, samples, _, helpers = _scripted_rollout(processes=2, steps=24, game="secrets", num_players=5)
+    assert helpers == 0  # compiled in: no helper process to share the decisions with
     assert env.definition.batched_scripted == "hidden_role_envs.games.secrets.batched_bots:batched_scripted_player"
     scripted = ~samples.learner[:, :4]
     assert scripted.sum() > 40
@@ -168,7 +169,8 @@ def test_a_twin_records_the_warm_starts_decisions_on_the_batched_engine_from_who
 
 
 def test_helper_processes_share_the_scripted_decisions_and_play_legal_moves():
-    _, samples, _ = _scripted_rollout(processes=2)
+    _, samples, _, helpers = _scripted_rollout(processes=2)
+    assert helpers == 1
     scripted = ~samples.learner[:, :4]
     actions = samples.action[:, :4][scripted]
     assert samples.mask[:, :4][scripted][np.arange(len(actions)), actions].all()
@@ -269,7 +271,7 @@ def test_scripted_and_random_shares_must_leave_room_for_each_other():
 
 
 def test_a_scripted_game_the_learner_is_out_of_is_dealt_again_at_once():
-    _, samples, _ = _scripted_rollout(processes=1, steps=150)
+    _, samples, _, _ = _scripted_rollout(processes=1, steps=150)
     endings = 0
     for game in range(4):  # the scripted games
         start = 0

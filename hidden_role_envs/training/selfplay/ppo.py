@@ -8,11 +8,11 @@ neither scripted nor random, right after them); in scripted games (the first
 the game's scripted player (`scripted.ScriptedSeats`: its JAX twin where the
 game has one, else Python called from the compiled rollout); and in random
 games (the next `random_share`), where the others draw uniformly among their
-legal moves, so that the learner keeps
-beating weak play while it learns to exploit the scripted player. Every
-decision of a learner seat is a training sample. With `role_weight` the
-loss also teaches an auxiliary head to predict the true roles from the
-policy's features (the policy still never reads them).
+legal moves, so that the learner keeps beating weak play while it learns to
+exploit the scripted player. Every decision of a learner seat is a training
+sample. With `role_weight` the loss also teaches an auxiliary head to
+predict the true roles from the policy's features (the policy still never
+reads them).
 A seat's return is what the game pays that seat from its decision to its
 next one, then onwards (generalised advantage estimation along each seat's
 own decisions: the other seats' moves in between are part of its
