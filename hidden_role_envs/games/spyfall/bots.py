@@ -72,7 +72,9 @@ locations already played, its card, and the spy's `location_belief`.
   it at least DANGER_AT; or, when asked, if its best guess is at least
   WIN_IF_UNSEEN times the chance its answer is right.
 
-Against random players: docs/scripted-players.md.
+Against random players: docs/scripted-players.md. Its JAX twin
+(`batched_bots.py`) decides as it does, so that the self-play trainer's
+scripted games run inside the compiled batch.
 
 At a table of scripted players only (one round a game, the default config;
 games seeded 0 to 499, the bot seeded 0), the share of rounds the spy's side
