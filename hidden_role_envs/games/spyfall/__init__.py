@@ -202,7 +202,7 @@ GAME = GameDefinition.from_package(
     turn_unit="decisions",
     fixed_roles=FixedRoles(("spy", "non_spy"), _role),
     belief_links=spyfall_belief_links,
-    training_recipe={"timesteps": 2_400_000, "eval_every": 600_000, "games": 128, "epochs": 8, "learning_rate": 3e-4,
+    training_recipe={"timesteps": 3_600_000, "eval_every": 600_000, "games": 128, "epochs": 8, "learning_rate": 1e-4,
                      "scripted_share": 0.75, "random_share": 0.25, "belief_links": True},
 )
 __doc__ = GAME.reference
