@@ -17,6 +17,7 @@ from hidden_role_envs.games.spyfall.actions import ANSWER, ASK, PASS, VOTE
 from hidden_role_envs.games.spyfall.batched_bots import _build, batched_scripted_player
 from hidden_role_envs.games.spyfall.bots import SpyfallScriptedPlayer
 from hidden_role_envs.games.spyfall.rules import BALLOT, FINAL_ACCUSATION, QUESTION, REPLY, WINDOW
+from tests.support import decisions, random_legal
 
 # Four words of even weight over four attributes (every two differ in two): with few attributes all are soon
 # answered, and the non-spies ask `_ask_anything`; two rounds, so the second leaves the first's location out.
@@ -284,17 +285,9 @@ def test_the_twin_under_vmap_plays_legal_actions_at_random_tables():
     """At a table size the other tests leave out, in every decision random players lead to."""
     env = hidden_role_envs.make("spyfall", num_players=6, num_rounds=2)
     rng = np.random.default_rng(6)
-    observations, masks = [], []
-    for game in range(20):
-        env.reset(seed=game)
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            observations.append(observation["observation"])
-            masks.append(observation["action_mask"])
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    seen = [obs for game in range(20) for _, obs, _ in decisions(env, lambda obs: random_legal(rng, obs), game)]
+    observations = [obs["observation"] for obs in seen]
+    masks = [obs["action_mask"] for obs in seen]
     decide = jax.vmap(jax.jit(batched_scripted_player(env.unwrapped.config)))
     keys = jax.random.split(jax.random.PRNGKey(6), len(masks))
     actions = np.asarray(decide(np.stack(observations), np.stack(masks), keys))
