@@ -103,7 +103,6 @@ def _build(config: SecretsConfig):
     p = DEFAULT_PARAMS
     layout = secrets_layout(config)
     table = secrets_actions(config)
-    fields, shapes = layout.fields, layout.shapes
     seats = np.arange(n)
     values = jnp.asarray(CARD_VALUES, jnp.float32)
     bullet_values = jnp.asarray(BULLET_VALUES, jnp.float32)
@@ -137,31 +136,29 @@ def _build(config: SecretsConfig):
 
     # --- the observation, decoded as `_Position` does -----------------------------------------
 
-    def view(observation: jax.Array, name: str) -> jax.Array:
-        return observation[fields[name]].reshape(shapes[name])
-
     def position(observation: jax.Array) -> dict[str, jax.Array]:
-        face_up = jnp.round(view(observation, "face_up"))
-        received = jnp.round(view(observation, "bullets_received"))
-        counts = face_up.sum(axis=1) + jnp.round(view(observation, "face_down")) + received
-        given = view(observation, "bullets_given")  # (receiver, value)
-        in_hand = view(observation, "bullet_in_hand") > 0.5
+        v = layout.views(observation)
+        face_up = jnp.round(v["face_up"])
+        received = jnp.round(v["bullets_received"])
+        counts = face_up.sum(axis=1) + jnp.round(v["face_down"]) + received
+        given = v["bullets_given"]  # (receiver, value)
+        in_hand = v["bullet_in_hand"] > 0.5
         unseen = ~(given.sum(axis=0) > 0.5) & ~in_hand
         unseen_bullet = jnp.sum(jnp.where(unseen, bullet_values, 0.0)) / jnp.maximum(unseen.sum(), 1)
         bullets = given @ bullet_values + (received - given.sum(axis=1)) * unseen_bullet
         scores = (jnp.mod(face_up, 2) * values).sum(axis=1) + bullets
-        revealed = view(observation, "revealed")
-        offered = view(observation, "offered_card")
+        revealed = v["revealed"]
+        offered = v["offered_card"]
         known = offered.sum() > 0.5
         cards = jnp.where(known, offered, revealed)  # `possible_cards`, as weights of a mean
-        un = jnp.argmax(view(observation, "un_holder"))
+        un = jnp.argmax(v["un_holder"])
         return {
             "face_up": face_up, "counts": counts, "bullets": bullets, "scores": scores,
-            "ids": view(observation, "identity"),
+            "ids": v["identity"],
             "unseen_bullet": unseen_bullet,
             "bullet_in_hand": jnp.where(in_hand.any(), jnp.sum(jnp.where(in_hand, bullet_values, 0.0)), unseen_bullet),
-            "active": jnp.argmax(view(observation, "active_player")),
-            "target": jnp.argmax(view(observation, "offer_target")),
+            "active": jnp.argmax(v["active_player"]),
+            "target": jnp.argmax(v["offer_target"]),
             "card_weights": cards / jnp.maximum(cards.sum(), 1.0),
             "un": un, "has_un": un != n,
         }

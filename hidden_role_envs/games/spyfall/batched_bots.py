@@ -117,7 +117,6 @@ def _build(config: SpyfallConfig):
     matrix = jnp.asarray(matrix_np)
     layout = spyfall_layout(config)
     table = spyfall_actions(config)
-    fields, shapes = layout.fields, layout.shapes
     large = n >= LARGE_TABLE
     accuse_at = ACCUSE_AT_LARGE if large else ACCUSE_AT
     vote_yes_at = VOTE_YES_AT_LARGE if large else VOTE_YES_AT
@@ -144,22 +143,19 @@ def _build(config: SpyfallConfig):
     listening = jnp.asarray(other_seats[None, :] & ~np.eye(n, dtype=bool))  # [target, seat that hears its answer]
     baseless_seats = jnp.asarray(other_seats, jnp.float32)  # the seat's own accusations and votes are not evidence
 
-    def view(observation: jax.Array, name: str) -> jax.Array:
-        return observation[fields[name]].reshape(shapes[name])
-
     # --- the round's record, replayed as `_replay` does ----------------------------------------
 
-    def replay(observation: jax.Array) -> dict[str, jax.Array]:
-        answered = view(observation, "exchange_answer").sum(axis=-1) > 0.5  # (rows,): the rows `exchanges` reads
-        yes = view(observation, "exchange_answer")[:, 0] > 0.5
-        asker = view(observation, "exchange_asker") * answered[:, None]  # (rows, seats) one-hots, zeros unanswered
-        target = view(observation, "exchange_target") * answered[:, None]
-        attribute = view(observation, "exchange_attribute") * answered[:, None]
+    def replay(v: dict[str, jax.Array]) -> dict[str, jax.Array]:
+        answered = v["exchange_answer"].sum(axis=-1) > 0.5  # (rows,): the rows `exchanges` reads
+        yes = v["exchange_answer"][:, 0] > 0.5
+        asker = v["exchange_asker"] * answered[:, None]  # (rows, seats) one-hots, zeros unanswered
+        target = v["exchange_target"] * answered[:, None]
+        attribute = v["exchange_attribute"] * answered[:, None]
         holds = attribute @ matrix.T  # (rows, locations): whether the attribute asked holds there
         true_at = holds == yes[:, None]  # whether the answer is true at each location
         said = jnp.where(true_at, LOG_TRUE, LOG_LIE) * answered[:, None]  # the model's log-likelihood of the answer
         heard = answered[:, None] * (1 - target)  # who weighs each answer: every seat but the one that gave it
-        unplayed = 1 - view(observation, "played")
+        unplayed = 1 - v["played"]
         loglik_before = jnp.einsum("ji,is,il->jsl", earlier, heard, said)
         views_before = _normalise(loglik_before, unplayed)  # (rows, seats, locations): the spy views when asked
         p_yes = jnp.sum(jnp.einsum("jsl,js->jl", views_before, target) * holds, axis=-1)
@@ -194,34 +190,34 @@ def _build(config: SpyfallConfig):
         read = ~(asked_fresh[None] & (telling <= protect_at + EDGE)) & safe_left
         return jnp.where(read, math.log(QUESTION_ODDS), 0.0)
 
-    def baseless(observation: jax.Array, odds: jax.Array) -> jax.Array:
+    def baseless(v: dict[str, jax.Array], odds: jax.Array) -> jax.Array:
         """(locations, seats): `_baseless` of the log-odds `odds` (locations, seats)."""
         weights = jnp.exp(odds - odds.max(axis=-1, keepdims=True))
         others = weights.sum(axis=-1, keepdims=True) - weights  # [location, seat]: every seat's weight but its own
         share = weights[:, None, :] / others[:, :, None]  # [location, seat, accused]
-        accusations = view(observation, "accusations")[0]  # [accuser, accused], while the clock ran
-        yes_votes = view(observation, "accusation_votes")[0, :, :, 0] * (1 - jnp.eye(n))  # [accuser, voter]
+        accusations = v["accusations"][0]  # [accuser, accused], while the clock ran
+        yes_votes = v["accusation_votes"][0, :, :, 0] * (1 - jnp.eye(n))  # [accuser, voter]
         accused_baselessly = jnp.einsum("sc,lsc->ls", accusations, (share < accuse_at - EDGE).astype(jnp.float32))
         voted_baselessly = jnp.einsum(
             "rc,rs,lsc->ls", accusations, yes_votes, (share < vote_yes_at - EDGE).astype(jnp.float32)
         )
         return math.log(BASELESS_ODDS) * (accused_baselessly + voted_baselessly) * baseless_seats
 
-    def spy_odds(observation: jax.Array, r: dict[str, jax.Array]) -> jax.Array:
+    def spy_odds(v: dict[str, jax.Array], r: dict[str, jax.Array]) -> jax.Array:
         """(locations, seats): `spy_odds` were the round at each location."""
         log_model = jnp.where(r["true_at"].T, LOG_TRUE, LOG_LIE)  # (locations, rows)
         per_answer = jnp.where(r["answered"], r["log_as_spy"] - log_model, 0.0)
         odds = per_answer @ r["target"]
         if large:
             odds = odds + question_odds(r) @ r["asker"]
-        return odds + baseless(observation, odds)
+        return odds + baseless(v, odds)
 
-    def suspicion_of(observation: jax.Array, odds: jax.Array) -> tuple[jax.Array, jax.Array]:
+    def suspicion_of(v: dict[str, jax.Array], odds: jax.Array) -> tuple[jax.Array, jax.Array]:
         """The non-spy's `suspicion`, and the spy's (danger, suspicion) of `seen_by_the_non_spies`."""
-        own = odds[jnp.argmax(view(observation, "location"))]
+        own = odds[jnp.argmax(v["location"])]
         weights = jnp.where(other_seats, jnp.exp(own - jnp.max(jnp.where(other_seats, own, -jnp.inf))), 0.0)
         non_spy = weights / weights.sum()
-        belief = view(observation, "location_belief")
+        belief = v["location_belief"]
         believed = jnp.where(belief > BELIEVED, belief, 0.0)
         seen_at = jnp.exp(odds - odds.max(axis=-1, keepdims=True))
         seen = believed @ (seen_at / seen_at.sum(axis=-1, keepdims=True)) / believed.sum()
@@ -230,14 +226,14 @@ def _build(config: SpyfallConfig):
 
     # --- the questions ---------------------------------------------------------------------------
 
-    def ask(observation: jax.Array, mask: jax.Array, r: dict[str, jax.Array], suspicion: jax.Array) -> jax.Array:
+    def ask(v: dict[str, jax.Array], mask: jax.Array, r: dict[str, jax.Array], suspicion: jax.Array) -> jax.Array:
         """(ask actions,): `_ask`'s choice as a distribution, its `_ask_anything` where no fresh attribute is left."""
         legal = mask[ask_ids]
         if large:  # `_unasked_seats_first`
             asked_seat = r["target"].sum(axis=0) > 0.5
             unasked_first = legal & ~asked_seat[ask_seat]
             legal = jnp.where(unasked_first.any(), unasked_first, legal)
-        truth = matrix[jnp.argmax(view(observation, "location"))]
+        truth = matrix[jnp.argmax(v["location"])]
         kept = (matrix == truth[None, :]).T.astype(jnp.float32)  # (attributes, locations): a true answer keeps it
         p_true, sharpest = _narrowed(r["views"], kept)  # (seats, attributes) each
         told = jnp.where(p_true > 0, 1 - p_true, 0.0)
@@ -259,23 +255,23 @@ def _build(config: SpyfallConfig):
         anything = _ties(jnp.zeros(len(ask_ids)), jnp.where(unasked.any(), unasked, legal))
         return jnp.where(considered.any(), protected, anything)
 
-    def ask_as_spy(observation: jax.Array, mask: jax.Array) -> jax.Array:
-        share = view(observation, "location_belief") @ matrix
+    def ask_as_spy(v: dict[str, jax.Array], mask: jax.Array) -> jax.Array:
+        share = v["location_belief"] @ matrix
         return _ties(-jnp.abs(share[ask_attribute] - 0.5), mask[ask_ids])
 
     # --- stopping the clock ---------------------------------------------------------------------------
 
-    def names_the_place(observation: jax.Array, mask: jax.Array, danger: jax.Array) -> tuple[jax.Array, jax.Array]:
+    def names_the_place(v: dict[str, jax.Array], mask: jax.Array, danger: jax.Array) -> tuple[jax.Array, jax.Array]:
         """`_guess`: the guess of the spy's likeliest location, and whether it names it now."""
-        belief = view(observation, "location_belief")
+        belief = v["location_belief"]
         best = jnp.argmax(belief)
         guess = jnp.asarray(guess_of_location)[best]
-        tallies = view(observation, "answers")[1:]  # the other seats' (yes, no) counts per attribute
+        tallies = v["answers"][1:]  # the other seats' (yes, no) counts per attribute
         truth = matrix[best]
         contradictions = jnp.sum(tallies[:, :, 0] * (1 - truth)) + jnp.sum(tallies[:, :, 1] * truth)
         sure = (belief[best] >= GUESS_AT) & (contradictions <= FIT_AT * tallies.sum())  # and `_fits`
-        asked = view(observation, "decision")[REPLY] > 0.5
-        share = belief @ matrix[:, jnp.argmax(view(observation, "question_attribute"))]
+        asked = v["decision"][REPLY] > 0.5
+        share = belief @ matrix[:, jnp.argmax(v["question_attribute"])]
         worth_the_risk = asked & (belief[best] >= jnp.maximum(share, 1 - share) * WIN_IF_UNSEEN)
         return guess, mask[guess] & (sure | (danger >= DANGER_AT - EDGE) | worth_the_risk)
 
@@ -283,13 +279,13 @@ def _build(config: SpyfallConfig):
 
     def explain(observation: jax.Array, mask: jax.Array) -> dict[str, jax.Array]:
         with jax.default_matmul_precision("float32"):  # on GPUs a dot product would round its inputs to TF32
-            return weigh(jnp.asarray(observation, jnp.float32), jnp.asarray(mask, bool))
+            return weigh(layout.views(jnp.asarray(observation, jnp.float32)), jnp.asarray(mask, bool))
 
-    def weigh(observation: jax.Array, mask: jax.Array) -> dict[str, jax.Array]:
-        decision = jnp.argmax(view(observation, "decision"))
-        spy = view(observation, "is_spy")[0] > 0.5
-        r = replay(observation)
-        non_spy, danger, spy_suspicion = suspicion_of(observation, spy_odds(observation, r))
+    def weigh(v: dict[str, jax.Array], mask: jax.Array) -> dict[str, jax.Array]:
+        decision = jnp.argmax(v["decision"])
+        spy = v["is_spy"][0] > 0.5
+        r = replay(v)
+        non_spy, danger, spy_suspicion = suspicion_of(v, spy_odds(v, r))
         danger = jnp.where(spy, danger, 0.0)
         suspicion = jnp.where(spy, spy_suspicion, non_spy)
 
@@ -297,18 +293,18 @@ def _build(config: SpyfallConfig):
             return jax.nn.one_hot(action, num_actions, dtype=jnp.float32)
 
         accuse = one_hot(jnp.asarray(accuse_of_seat)[1 + _first_best(suspicion[1:])])
-        accused = suspicion[jnp.argmax(view(observation, "accusation")[1])]
-        time_up = view(observation, "clock")[1] > 0.5
+        accused = suspicion[jnp.argmax(v["accusation"][1])]
+        time_up = v["clock"][1] > 0.5
         vote_yes = spy | (accused >= jnp.where(time_up, suspicion.max(), vote_yes_at) - EDGE)
         vote = one_hot(jnp.where(vote_yes, vote_of[True], vote_of[False]))
-        guess, names = names_the_place(observation, mask, danger)
+        guess, names = names_the_place(v, mask, danger)
         accuses = mask[accuse_ids].any() & (suspicion.max() >= accuse_at - EDGE)
 
-        questions = jnp.where(spy, ask_as_spy(observation, mask), ask(observation, mask, r, suspicion))
+        questions = jnp.where(spy, ask_as_spy(v, mask), ask(v, mask, r, suspicion))
         question = jnp.zeros(num_actions).at[ask_ids].set(questions)
-        attribute = jnp.argmax(view(observation, "question_attribute"))
-        believed_yes = jnp.clip(view(observation, "location_belief") @ matrix[:, attribute], 0.0, 1.0)
-        yes = jnp.where(spy, believed_yes, matrix[jnp.argmax(view(observation, "location")), attribute])
+        attribute = jnp.argmax(v["question_attribute"])
+        believed_yes = jnp.clip(v["location_belief"] @ matrix[:, attribute], 0.0, 1.0)
+        yes = jnp.where(spy, believed_yes, matrix[jnp.argmax(v["location"]), attribute])
         answer = yes * one_hot(answer_of[True]) + (1 - yes) * one_hot(answer_of[False])
         goes_on = jnp.select([decision == QUESTION, decision == REPLY], [question, answer], one_hot(pass_id))
         running = (decision == QUESTION) | (decision == REPLY) | (decision == WINDOW)

@@ -2,9 +2,9 @@
 
 They are recorded by `training.imitation` on `env()`, or by `record` on the
 batched engine where the game's scripted player has a JAX twin (Secrets,
-Spyfall), hundreds of times faster. The fitted copy also sits at the table during
-self-play, frozen: a batched stand-in for the scripted player where it has
-no twin.
+Spyfall), hundreds of times faster. The fitted copy also sits at the table
+during self-play, frozen: a batched stand-in for the scripted player where
+it has no twin.
 """
 
 from __future__ import annotations

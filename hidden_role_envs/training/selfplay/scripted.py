@@ -1,9 +1,9 @@
 """The game's scripted player at the batched engine's table, inside the compiled rollout.
 
 A game whose folder has a JAX twin of its scripted player
-(`GameDefinition.batched_scripted`, `batched_bots.py`: Secrets, Spyfall) is played by
-it, compiled into the rollout with the rest, so the scripted games run at
-the batched engine's speed; the twin decides as the Python player does
+(`GameDefinition.batched_scripted`, `batched_bots.py`: Secrets, Spyfall) is
+played by it, compiled into the rollout with the rest, so the scripted games
+run at the batched engine's speed; the twin decides as the Python player does
 (its parity test), breaking ties with the rollout's key.
 
 The other scripted players are Python (they read the observation vector and
