@@ -344,15 +344,18 @@ def test_spyfalls_belief_links_tie_each_guess_and_accusation_to_its_own_belief()
     env = batched.make("spyfall", num_players=5)
     names = env.action_names
     places = env.observation_fields["location_belief"]
+    false_shares = env.observation_fields["location_false_share"]
     seats = env.observation_fields["spy_belief"]
     location_names = env.config.places.names
     links = belief_links(env)
     guesses = [(kind, names[action], entry) for kind, action, entry in links if names[action].startswith("guess")]
     accusations = [(kind, names[action], entry) for kind, action, entry in links if names[action].startswith("accuse")]
-    assert [(name, entry) for _, name, entry in guesses] == [
+    assert [(name, entry) for kind, name, entry in guesses if kind == 0] == [
         (f"guess {location}", places.start + i) for i, location in enumerate(location_names)]
+    assert [(name, entry) for kind, name, entry in guesses if kind == 1] == [
+        (f"guess {location}", false_shares.start + i) for i, location in enumerate(location_names)]
     assert [(name, entry) for _, name, entry in accusations] == [(f"accuse +{k}", seats.start + k) for k in range(1, 5)]
-    assert {kind for kind, _, _ in guesses} == {0} and {kind for kind, _, _ in accusations} == {1}
+    assert {kind for kind, _, _ in guesses} == {0, 1} and {kind for kind, _, _ in accusations} == {2}
 
 
 def test_a_belief_link_adds_its_gain_times_the_belief_to_the_linked_logit_and_is_saved(tmp_path):
@@ -373,11 +376,12 @@ def test_a_belief_link_adds_its_gain_times_the_belief_to_the_linked_logit_and_is
     without, _ = network.apply(params, observation, mask)
     started, _ = network.apply(params, observation, mask, links=linked.links)
     assert np.array_equal(started, without)  # the gains start at 0: the network starts as it would without links
-    params["links"] = jnp.array([0.5, -2.0], jnp.float32)
+    gains = np.array([0.5, -2.0, 1.5])
+    params["links"] = jnp.asarray(gains, jnp.float32)
     moved, _ = network.apply(params, observation, mask, links=linked.links)
     kind, action, entry = (np.array(column) for column in zip(*linked.links))
-    expected = np.asarray(without).copy()
-    expected[:, action] += network.LINK_STEP * np.array([0.5, -2.0])[kind] * np.asarray(observation)[:, entry]
+    expected = np.asarray(without).copy()  # a guess has two links: both add to its logit
+    np.add.at(expected, (slice(None), action), network.LINK_STEP * gains[kind] * np.asarray(observation)[:, entry])
     assert np.allclose(moved, expected, atol=1e-5)
     unlinked = np.setdiff1d(np.arange(env.num_actions), action)
     assert np.array_equal(np.asarray(moved)[:, unlinked], np.asarray(without)[:, unlinked])

@@ -83,8 +83,14 @@ one-hot). A non-spy's `spy_belief` is the posterior over the other seats
 given which of their answers were true at its location: each true answer
 multiplies a seat's odds by 0.5/0.9, each false one by 0.5/0.1. The spy's
 is a one-hot on itself. When a round ends its spy and location are revealed
-to all and both become one-hots until the next deal. Both are computed from
-the events the seat saw, never from the hidden cards.
+to all and both become one-hots until the next deal. Beside them,
+`location_false_share` is the model's own check, for every seat: per
+location, the share of the other seats' answers this round that are false
+there (0 before any; kept once the round's cards are shown). Under the
+model it stays near 0.1 at the true location; when the others answer at
+random the posterior still names one location sharply, but no location's
+share is low. All three are computed from the events the seat saw, never
+from the hidden cards.
 
 ## Rewards
 Each round's points, to each seat, at the end of that round (through the
@@ -178,6 +184,8 @@ Changes from version 0:
   0: the last 8 exchanges, most recent first, and the last vote).
 - `max_turns` defaults to twice the longest game (version 0: no limit); a
   truncated game tells every seat the cards of the round in play.
+- `location_false_share`, the knowledge model's check of each location
+  (version 0: none).
 """
 
 from hidden_role_envs.core.definition import FixedRoles, GameDefinition, Players

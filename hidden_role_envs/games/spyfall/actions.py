@@ -48,9 +48,11 @@ class SpyfallActions(ActionTable):
 
 
 def spyfall_belief_links(config) -> list[tuple[str, int, str, int]]:
-    """A guess acts on the seat's belief in that location, an accusation on its belief that the accused is the spy."""
+    """A guess acts on the seat's belief in that location and on the share of the answers that are false there, an
+    accusation on its belief that the accused is the spy."""
     table = spyfall_actions(config)
     links = [("guess", a, "location_belief", table.args[a]) for a in table.of_kind[GUESS]]
+    links += [("guess_false_share", a, "location_false_share", table.args[a]) for a in table.of_kind[GUESS]]
     return links + [("accuse", a, "spy_belief", table.args[a]) for a in table.of_kind[ACCUSE]]
 
 

@@ -23,13 +23,15 @@ How the reference's moving parts became arrays:
   location and points follow from the deal, and the scores from the points.
   The blocks are one-hots of these entries, made when a seat is observed;
 - the beliefs of `knowledge.py` are in closed form, from counts kept as
-  each answer comes (`tallies` per seat and attribute, `false_for_spy`,
+  each answer comes (`tallies` per seat and attribute, `false_by_seat`,
   `true_answers`, `false_answers`): the spy weighs each location by 9^-k,
   k the answers of the others that are false there beyond the fewest (the
   model's 0.9 against 0.1), read from a table of exact powers and added up
   per power; a non-spy weighs each other seat by (0.5/0.9)^t (0.5/0.1)^f for
   its t true and f false answers, from integer differences to the likeliest
   seat. So float32 stays within about 2e-7 of the reference's float64.
+  A seat's false shares are the others' rows of `false_by_seat` over the
+  others' answers.
 
 A step does little under `vmap`: each kind of action changes the few
 fields it touches where it is the one played (`_ask`, `_answer`, ...), and
@@ -145,7 +147,7 @@ class SpyfallState:
     last_accuser: jax.Array
     tallies: jax.Array  # (n, A, 2) the round's answers per seat and attribute: yes count, no count
     # what the beliefs read, kept as each answer comes
-    false_for_spy: jax.Array  # (L,) answers of the others than the spy that are false at each location
+    false_by_seat: jax.Array  # (n, L) each seat's answers that are false at each location
     true_answers: jax.Array  # (n,) each seat's answers that are true at the round's location
     false_answers: jax.Array  # (n,) ... and false there
     # the finished rounds
@@ -239,7 +241,7 @@ class SpyfallBatched(BatchedGame):
             "exchange_attribute": jnp.full(q, NOBODY, I32), "exchange_answer": jnp.full(q, NOBODY, I32),
             "accused_by": jnp.full((2, n), NOBODY, I32), "votes": jnp.full((2, n, n), NOT_VOTING, I32),
             "last_phase": nobody, "last_accuser": nobody, "tallies": jnp.zeros((n, self.num_attributes, 2), I32),
-            "false_for_spy": jnp.zeros(self.num_locations, I32), "true_answers": jnp.zeros(n, I32),
+            "false_by_seat": jnp.zeros((n, self.num_locations), I32), "true_answers": jnp.zeros(n, I32),
             "false_answers": jnp.zeros(n, I32),
         }
 
@@ -358,7 +360,7 @@ class SpyfallBatched(BatchedGame):
         true = (holds & (jnp.arange(self.num_locations) == g.location)).any() == yes
         return g.replace(
             tallies=g.tallies + cell,
-            false_for_spy=g.false_for_spy + ((holds != yes) & answering & (actor != g.spy)),
+            false_by_seat=g.false_by_seat + (answerer[:, None] & (holds != yes)[None, :]),
             true_answers=g.true_answers + (answerer & true), false_answers=g.false_answers + (answerer & ~true),
             exchange_answer=jnp.where(row, jnp.where(yes, 0, 1), g.exchange_answer),
             questions=g.questions + answering, cannot_ask=jnp.where(answering, g.asker, g.cannot_ask),
@@ -532,7 +534,9 @@ class SpyfallBatched(BatchedGame):
         is_spy = seat == g.spy
         finished = g.round_result >= 0
         points = jax.vmap(self._points)(g.round_result, g.spies, g.round_accuser) * finished[:, None]
-        location_belief, spy_belief = self._beliefs(g, seat)
+        false_heard = g.false_by_seat.sum(axis=0) - g.false_by_seat[seat]  # the others' answers false at each
+        heard = g.questions - g.tallies[seat].sum()
+        location_belief, spy_belief = self._beliefs(g, seat, false_heard)
         shown = g.votes[jnp.maximum(g.last_phase, 0), jnp.maximum(g.last_accuser, 0)]
         has_last = g.last_accuser != NOBODY
         last_accused = g.accused_by[jnp.maximum(g.last_phase, 0), jnp.maximum(g.last_accuser, 0)]
@@ -573,15 +577,17 @@ class SpyfallBatched(BatchedGame):
             "to_act": jnp.where(in_play, one_hot(g.to_act, n), 0.0),
             "location_belief": location_belief,
             "spy_belief": spy_belief,
+            "location_false_share": false_heard / jnp.maximum(heard, 1).astype(jnp.float32),
         }
 
-    def _beliefs(self, g: SpyfallState, seat) -> tuple[jax.Array, jax.Array]:
-        """`knowledge.py`'s (P(location), P(seat is the spy)) of `seat`, from the answers of the round."""
+    def _beliefs(self, g: SpyfallState, seat, false_heard) -> tuple[jax.Array, jax.Array]:
+        """`knowledge.py`'s (P(location), P(seat is the spy)) of `seat`, from the answers of the round
+        (`false_heard`: the others' answers false at each location)."""
         n, places = self.num_players, self.num_locations
         seats = jnp.arange(n)
         spy, location = g.spy, g.location
         # the spy: a location's weight is 9^-k, k the answers of the others that are false there, beyond the fewest
-        false_at = g.false_for_spy
+        false_at = false_heard
         unplayed = ~g.played
         fewest = jnp.where(unplayed, false_at, self.question_limit).min()
         beyond = jnp.clip(false_at - fewest, 0, self.question_limit)

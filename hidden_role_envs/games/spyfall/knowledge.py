@@ -16,13 +16,18 @@ it saw only:
 - `see_revealed(spy, location)`: the round is over and its cards are shown
   to everyone.
 
-`write(seat, location, spy)` fills the seat's two belief rows, P(location)
-and P(seat is the spy), by location and by seat number: for the spy, the
+`write(seat, location, spy, false_share)` fills the seat's three rows,
+P(location), P(seat is the spy) and the share of the others' answers that
+are false at each location, by location and by seat number: for the spy, the
 posterior over the locations not yet played in this game (uniform at the
 deal) and a one-hot on itself; for a non-spy, a one-hot on its location and
 the posterior over the other seats (uniform at the deal); once the cards are
-revealed, one-hots on the revealed location and spy. Nothing here reads the
-hidden cards: callers feed it only the events a seat saw.
+revealed, one-hots on the revealed location and spy. The false share is
+the model's own check: when the others answer at random the posterior
+still names one location sharply, but that location's share stays far
+above the model's 0.1 (it is 0 before any answer, and is kept after the
+reveal). Nothing here reads the hidden cards: callers feed it only the
+events a seat saw.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ class RoundBeliefs:
         # log-likelihood of each location given one answer [attribute, yes] under the model
         holds = places.matrix.T[:, None, :] == np.array([0, 1])[None, :, None]
         self.answer_loglik = np.where(holds, _LOG_TRUE, _LOG_LIE)
+        self.answer_false = (~holds).astype(float)  # [attribute, yes]: 1 at each location where that answer is false
         seats = seating(n)
         self.others = seats.others
         self.order = seats.rotation.tolist()  # [seat]: the seats from its own in turn order, as the seat's block lists them
@@ -66,6 +72,9 @@ class RoundBeliefs:
         self.revealed: tuple[int, int] | None = None
         self.location_loglik = np.zeros((n, self.num_locations))  # the spy's evidence, per seat
         self.spy_logodds = np.zeros((n, n))  # a non-spy's evidence about each seat, per seat
+        self.false_heard = np.zeros((n, self.num_locations))  # per seat: the others' answers false at each location
+        self.answered = [0] * n  # per seat: its own answers
+        self.answers = 0  # everyone's
 
     def see(self, seat: int, location: int) -> None:
         self.card[seat] = location
@@ -75,14 +84,21 @@ class RoundBeliefs:
         loglik = self.answer_loglik[attribute, int(yes)]
         self.location_loglik += loglik
         self.location_loglik[seat] -= loglik
+        false_at = self.answer_false[attribute, int(yes)]
+        self.false_heard += false_at  # written once per answer, read at every encoding: kept per seat
+        self.false_heard[seat] -= false_at
+        self.answered[seat] += 1
+        self.answers += 1
         truth = self.matrix[self.card_row, attribute] == yes  # was the answer true at each seat's location?
         self.spy_logodds[:, seat] += np.where(truth, _SPY_ODDS_TRUE, _SPY_ODDS_LIE)
 
     def see_revealed(self, spy: int, location: int) -> None:
         self.revealed = (spy, location)
 
-    def write(self, seat: int, location: np.ndarray, spy: np.ndarray) -> None:
-        """Write the seat's P(location) and P(each seat is the spy) into the two rows given (its blocks)."""
+    def write(self, seat: int, location: np.ndarray, spy: np.ndarray, false_share: np.ndarray) -> None:
+        """Write the seat's P(location), P(each seat is the spy) and the false share of each location into the
+        three rows given (its blocks)."""
+        np.multiply(self.false_heard[seat], 1 / max(self.answers - self.answered[seat], 1), out=false_share)
         if self.revealed is not None:
             revealed_spy, revealed_location = self.revealed
             _one_hot(location, revealed_location)

@@ -8,7 +8,8 @@ seen.
 
 Seats are relative to the observer: row 0 is the observer, row k the seat k
 places to its left (seat (observer + k) mod n). The beliefs
-(`location_belief`, `spy_belief`) are those of `knowledge.py`.
+(`location_belief`, `spy_belief`) and the false shares
+(`location_false_share`) are those of `knowledge.py`.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ SCHEMA = Schema(
         Block("to_act", ("n",), 0, 1, "one-hot: the seat asked", "turn", rotate=(0,)),
         Block("location_belief", ("L",), 0, 1, "P(location) as this seat knows it", "belief"),
         Block("spy_belief", ("n",), 0, 1, "P(seat is the spy) as this seat knows it", "belief", rotate=(0,)),
+        Block("location_false_share", ("L",), 0, 1, "per location, the share of the other seats' answers this round "
+              "that are false there (0 before any)", "belief"),
     ]
 )
 
@@ -227,7 +230,9 @@ class SpyfallObserver(Observer):
 
     def refresh(self, seat: int) -> None:
         if self._stale[seat]:
-            self.beliefs.write(seat, self.known["location_belief"][seat], self.known["spy_belief"][seat])
+            known = self.known
+            self.beliefs.write(seat, known["location_belief"][seat], known["spy_belief"][seat],
+                               known["location_false_share"][seat])
             self._stale[seat] = False
 
     def describe(self, seat: int) -> str:

@@ -90,7 +90,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         "features, its loss weighted by WEIGHT (default 0: none); the policy never reads them")
     parser.add_argument("--belief-links", action=argparse.BooleanOptionalAction, default=False,
                         help="tie each action that acts on one of the seat's beliefs to it (Spyfall: a guess to "
-                        "P(that location), an accusation to P(that seat is the spy)): one learned gain per kind, "
+                        "P(that location) and to the share of answers false there, an accusation to P(that seat is the spy)): one learned gain per kind, "
                         "with which the belief adds to the action's logit; for the games that declare such links "
                         "(default: off, but for Spyfall's recipe)")
     parser.add_argument("--link-gates", action=argparse.BooleanOptionalAction, default=False,

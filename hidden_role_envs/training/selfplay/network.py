@@ -11,10 +11,11 @@ the policy head never sees; an auxiliary head (`role_outputs`) may learn to
 predict those roles from the policy's own features, so that the torso keeps
 what tells them.
 
-Belief links (`links`, the game's `belief_links`) tie an action to the one
-observation entry it acts on: Spyfall's `guess Bank` to the seat's
-P(Bank). Each kind of link has one gain, learned and started at 0, and the
-entry times it adds to the action's logit, so a rule such as "name the
+Belief links (`links`, the game's `belief_links`) tie an action to the
+observation entries it acts on: Spyfall's `guess Bank` to the seat's
+P(Bank), and to the share of the answers that are false at the Bank. Each
+kind of link has one gain, learned and started at 0, and each entry times
+its kind's gain adds to the action's logit, so a rule such as "name the
 likeliest place" is learned once for every place rather than once per
 place through the torso. The gain is applied times `LINK_STEP` so that
 Adam's steps, of the order of the learning rate, move the added logit as

@@ -386,6 +386,15 @@ def check_spy_belief(env, value):
         np.testing.assert_allclose(block(env, observer, "spy_belief"), expected, atol=1e-6)
 
 
+def check_location_false_share(env, value):
+    """{observer: [(attribute, yes) for the answers it heard from the other seats]}: per location, the share of
+    them that are false there."""
+    for observer, answers in value.items():
+        expected = [sum((attribute in loc.attributes) != yes for attribute, yes in answers) / max(len(answers), 1)
+                    for loc in DEFAULT_LOCATIONS]
+        np.testing.assert_allclose(block(env, observer, "location_false_share"), expected, atol=1e-6)
+
+
 CHECKS = {
     "ask": check_ask,
     "legal": check_legal,
@@ -413,6 +422,7 @@ CHECKS = {
     "winners": check_winners,
     "location_belief": check_location_belief,
     "spy_belief": check_spy_belief,
+    "location_false_share": check_location_false_share,
 }
 
 
@@ -1064,10 +1074,12 @@ def normalised(odds: dict[int, float], n: int, me: int) -> list[float]:
 
 KNOWLEDGE = [
     Scenario(
-        "at the deal: the spy's belief is uniform over the locations, a non-spy's suspicion over the others",
+        "at the deal: the spy's belief is uniform over the locations, a non-spy's suspicion over the others, every "
+        "false share 0",
         5, [],
         {"location_belief": {1: {x: 1 / 26 for x in NAMES}, 0: {"Bank": 1.0}},
-         "spy_belief": {1: [0, 1, 0, 0, 0], 0: [0, 0.25, 0.25, 0.25, 0.25], 3: [0.25, 0.25, 0.25, 0, 0.25]}},
+         "spy_belief": {1: [0, 1, 0, 0, 0], 0: [0, 0.25, 0.25, 0.25, 0.25], 3: [0.25, 0.25, 0.25, 0, 0.25]},
+         "location_false_share": {0: [], 1: []}},
     ),
     Scenario(
         "the spy weighs the other seats' answers and ignores its own",
@@ -1078,6 +1090,19 @@ KNOWLEDGE = [
         "a non-spy suspects the seats whose answers are false at its location",
         5, KNOWLEDGE_ACTIONS,
         {"spy_belief": {0: normalised(ODDS, 5, 0), 4: normalised(ODDS, 5, 4)}},
+    ),
+    Scenario(
+        "every seat sees, per location, the share of the others' answers that are false there, its own left out",
+        5, KNOWLEDGE_ACTIONS,
+        {"location_false_share": {
+            0: [("indoors", False), ("weapons", True), ("on the water", True), ("money changes hands", True)],
+            1: [("indoors", False), ("weapons", True), ("money changes hands", True)],
+            3: [("indoors", False), ("on the water", True), ("money changes hands", True)]}},
+    ),
+    Scenario(
+        "the round's false shares stay once its cards are shown",
+        5, KNOWLEDGE_ACTIONS[:-5] + [accuse(5, 0, 1)] + vote(5, 0, 1),
+        {"location_false_share": {2: [("weapons", True), ("on the water", True), ("money changes hands", True)]}},
     ),
     Scenario(
         "once the round is over, the spy and the location are known to all",
