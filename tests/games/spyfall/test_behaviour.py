@@ -30,3 +30,15 @@ def test_counts_are_consistent_in_random_games():
     total = random_games_behaviour(env, 20)
     assert total.claims > total.false_claims > total.false_claims_caught > 0
     assert total.challenges > total.challenges_right > 0
+
+
+def test_rounds_by_role_tells_the_seats_spy_rounds_apart():
+    from hidden_role_envs.games.spyfall.behaviour import rounds_by_role
+
+    # a seat that names the Bank at its first decision as the spy, and otherwise plays as the scripted player
+    ended = rounds_by_role("always:guess Bank", "scripted", 30, seed=3)
+    assert sum(ended.values()) == 30  # one round a game
+    spy_rounds = {result: count for (role, result), count in ended.items() if role == "spy"}
+    assert sum(spy_rounds.values()) > 0
+    assert set(spy_rounds) <= {"the spy named the location: the spy wins",
+                               "the spy named the wrong location: the non-spies win"}
