@@ -41,7 +41,7 @@ from hidden_role_envs.games.spyfall.locations import LocationSet
 
 LIE_RATE = 0.1  # the knowledge model: how often a non-spy's answer is false
 
-_LOG_TRUE, _LOG_LIE = math.log(1 - LIE_RATE), math.log(LIE_RATE)
+_LOG_LIE_ODDS = math.log(LIE_RATE / (1 - LIE_RATE))  # what each answer false at a location adds to its log-weight
 # log of how much one answer multiplies a seat's odds of being the spy (spy: 1/2 either way)
 _SPY_ODDS_TRUE, _SPY_ODDS_LIE = math.log(0.5 / (1 - LIE_RATE)), math.log(0.5 / LIE_RATE)
 
@@ -54,9 +54,7 @@ class RoundBeliefs:
         self.num_players = n
         self.num_locations = len(places)
         self.matrix = places.matrix
-        # log-likelihood of each location given one answer [attribute, yes] under the model
-        holds = places.matrix.T[:, None, :] == np.array([0, 1])[None, :, None]
-        self.answer_loglik = np.where(holds, _LOG_TRUE, _LOG_LIE)
+        holds = places.matrix.T[:, None, :] == np.array([0, 1])[None, :, None]  # [attribute, yes, location]
         self.answer_false = (~holds).astype(float)  # [attribute, yes]: 1 at each location where that answer is false
         seats = seating(n)
         self.others = seats.others
@@ -70,7 +68,6 @@ class RoundBeliefs:
         self.card = [NOBODY] * n  # the location on each seat's card (NOBODY: the spy card)
         self.card_row = np.zeros(n, dtype=np.intp)  # the same, 0 for the spy card (whose row is never read)
         self.revealed: tuple[int, int] | None = None
-        self.location_loglik = np.zeros((n, self.num_locations))  # the spy's evidence, per seat
         self.spy_logodds = np.zeros((n, n))  # a non-spy's evidence about each seat, per seat
         self.false_heard = np.zeros((n, self.num_locations))  # per seat: the others' answers false at each location
         self.answered = [0] * n  # per seat: its own answers
@@ -81,9 +78,6 @@ class RoundBeliefs:
         self.card_row[seat] = max(location, 0)
 
     def hear(self, seat: int, attribute: int, yes: bool) -> None:
-        loglik = self.answer_loglik[attribute, int(yes)]
-        self.location_loglik += loglik
-        self.location_loglik[seat] -= loglik
         false_at = self.answer_false[attribute, int(yes)]
         self.false_heard += false_at  # written once per answer, read at every encoding: kept per seat
         self.false_heard[seat] -= false_at
@@ -104,8 +98,10 @@ class RoundBeliefs:
             _one_hot(location, revealed_location)
             _one_hot(spy, revealed_spy)
         elif self.card[seat] == NOBODY:  # the spy
-            evidence = self.location_loglik[seat]
-            weights = np.exp(evidence - evidence.max())
+            # each answer weighs a location by 0.9 where it is true and 0.1 where false: relative to the
+            # location with the fewest false answers, (0.1 / 0.9) per false answer beyond them
+            false_heard = self.false_heard[seat]
+            weights = np.exp((false_heard - false_heard.min()) * _LOG_LIE_ODDS)
             weights *= self.unplayed
             np.divide(weights, weights.sum(), out=location)
             _one_hot(spy, seat)
