@@ -23,7 +23,8 @@ from collections import Counter
 
 from hidden_role_envs.core.behaviour import Behaviour, Tally
 from hidden_role_envs.core.seats import NOBODY
-from hidden_role_envs.games.spyfall.events import Accused, Answered, Dealt, RoundStarted, VoteResult
+from hidden_role_envs.games.spyfall.events import Accused, Answered, Dealt, RoundOver, RoundStarted, VoteResult
+from hidden_role_envs.games.spyfall.rules import RESULTS
 
 
 def tally(events, config) -> list[Behaviour]:
@@ -49,23 +50,26 @@ def tally(events, config) -> list[Behaviour]:
 
 
 def rounds_by_role(policy: str, opponents: str, games: int, seed: int = 0, num_players: int = 5) -> Counter:
-    """How the rounds ended for `policy` in one seat among `opponents` (any `make_policy` spec; the seat moves one
-    place left each game, game g dealt with seed + g): {(spy or non-spy, the round's result): rounds}."""
+    """How the rounds ended for `policy` in one seat among `opponents` (any `make_policy` spec), the games seeded
+    and seated as `hidden-roles evaluate` plays them (the policy's seat moves one place left each game):
+    {(spy or non-spy, the round's result): rounds}."""
     from hidden_role_envs import spyfall_v1  # the env's definition imports this module: no cycle at import
     from hidden_role_envs.policies import make_policy
+    from hidden_role_envs.training.evaluate import play_games
 
     env = spyfall_v1.env(num_players=num_players)
-    player, others = make_policy(policy, env, seed=seed), make_policy(opponents, env, seed=seed + 1)
+    others = make_policy(opponents, env, seed=seed + 1)
+    players = [make_policy(policy, env, seed=seed)] + [others] * (num_players - 1)
     ended: Counter = Counter()
-    for game in range(games):
-        env.reset(seed=seed + game)
-        seat = env.possible_agents[game % num_players]
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step((player if agent == seat else others)(observation))
-        for played in info["rounds"]:  # each round's spy by agent name, its result in words
-            ended["spy" if played["spy"] == seat else "non-spy", played["result"]] += 1
+    games_done = 0
+
+    def count_rounds() -> None:
+        nonlocal games_done
+        seat = games_done % num_players  # the policy's, in the game just played
+        for event in env.unwrapped.episode_events:
+            if isinstance(event, RoundOver):
+                ended["spy" if event.spy == seat else "non-spy", RESULTS[event.result]] += 1
+        games_done += 1
+
+    play_games(env, players, games, seed, on_game_done=count_rounds)
     return ended
