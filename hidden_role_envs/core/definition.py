@@ -93,8 +93,8 @@ class GameDefinition:
     # training/RESULTS.md
     training_recipe: Mapping[str, Any] = field(default_factory=dict)
     # (config) -> the actions that act on one entry of the seat's beliefs, as (link, action id, block, index in the
-    # block): Spyfall's `guess Bank` on `location_belief[Bank]` (and on `location_false_share[Bank]`). The self-play trainer's `--belief-links` gives each
-    # link one learned gain, with which the entry adds to its actions' logits.
+    # block): Spyfall's `guess Bank` on `location_belief[Bank]` and on `location_false_share[Bank]`. The self-play
+    # trainer's `--belief-links` gives each link one learned gain, with which the entry adds to its actions' logits.
     belief_links: Callable[[Any], Sequence[tuple[str, int, str, int]]] | None = None
     # the module that tells a language-model agent the game: `rules(config)`, the rules in a few paragraphs for that
     # table, and `belief_questions(config, seat)`, the hidden facts it may be asked to weigh (see hidden_role_envs.text)

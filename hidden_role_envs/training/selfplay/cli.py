@@ -90,9 +90,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         "features, its loss weighted by WEIGHT (default 0: none); the policy never reads them")
     parser.add_argument("--belief-links", action=argparse.BooleanOptionalAction, default=False,
                         help="tie each action that acts on one of the seat's beliefs to it (Spyfall: a guess to "
-                        "P(that location) and to the share of answers false there, an accusation to P(that seat is the spy)): one learned gain per kind, "
-                        "with which the belief adds to the action's logit; for the games that declare such links "
-                        "(default: off, but for Spyfall's recipe)")
+                        "P(that location) and to the share of answers false there, an accusation to P(that seat is "
+                        "the spy)): one learned gain per kind, with which the belief adds to the action's logit; "
+                        "for the games that declare such links (default: off, but for Spyfall's recipe)")
     parser.add_argument("--link-gates", action=argparse.BooleanOptionalAction, default=False,
                         help="with --belief-links: each kind's gain also reads the network's features, so that its "
                         "sign can depend on the state (Secrets: an Offer to a likely teammate, good or bad by the "
