@@ -165,12 +165,29 @@ class TrainedPolicy:
                     "only the game and table size it was trained for"
                 )
         links = self.architecture.links
-        self._logits = jax.jit(lambda params, o, m: network.apply(params, o[None], m[None], links=links)[0][0])
+        features = _scripted_prior(self.architecture)
+
+        def logits(params, observation, mask):
+            o, m = observation[None], mask[None]
+            return network.apply(params, o, m, links=links, prior=features(o, m) if features else None)[0][0]
+
+        self._logits = jax.jit(logits)
 
     def __call__(self, observation: dict) -> int:
         mask = np.asarray(observation["action_mask"], bool)
         return int(np.argmax(np.where(mask, np.asarray(self._logits(self.params, observation["observation"], mask)),
                                       -np.inf)))
+
+
+def _scripted_prior(architecture):
+    """The scripted prior's features for the policy's table, if its logits read them."""
+    if not architecture.scripted_prior:
+        return None
+    from hidden_role_envs import batched
+    from hidden_role_envs.training.selfplay.scripted import ScriptedPrior
+
+    env = batched.make(architecture.game, num_players=architecture.num_players, **architecture.arguments)
+    return ScriptedPrior(env.definition, env.config).features
 
 
 def trained_path(env: Any) -> Path:

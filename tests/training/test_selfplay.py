@@ -316,6 +316,18 @@ def test_the_role_head_is_off_unless_asked_for_and_takes_a_weight():
         build_parser("train").parse_args(["hoax", "--role-head", "-1"])
 
 
+def test_the_entropy_weight_reaches_ppo_and_cannot_be_negative():
+    from hidden_role_envs.training.arguments import UsageError
+    from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
+    from hidden_role_envs.training.selfplay.trainer import Run
+
+    settings = settings_from(build_parser("train").parse_args(["hoax", "--entropy", "0.03", "--out", "unused"]))
+    assert settings.entropy == 0.03
+    assert Run.ppo_settings(settings).entropy == 0.03
+    with pytest.raises(UsageError, match="expected a non-negative number, got '-1'"):
+        build_parser("train").parse_args(["hoax", "--entropy", "-1"])
+
+
 def test_the_update_reads_the_learner_decisions_and_a_rollout_with_more_than_it_reads_widens_it():
     import jax
 

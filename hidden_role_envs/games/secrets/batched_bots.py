@@ -96,6 +96,18 @@ def batched_scripted_player(config: SecretsConfig) -> Callable[[jax.Array, jax.A
     return _build(config)[0]
 
 
+def batched_scripted_scores(config: SecretsConfig) -> Callable[[jax.Array, jax.Array], jax.Array]:
+    """`scores(observation, mask)`: the estimate `decide` ranks the actions by, -inf where it does not consider one;
+    the self-play trainer's scripted prior reads it (`training/selfplay/scripted.py`)."""
+    return _build(config)[1]
+
+
+def best_of(scores: jax.Array, key: jax.Array) -> jax.Array:
+    """The action `decide` plays given its `scores`: one of the best, ties drawn uniformly with `key`."""
+    ties = scores >= jnp.max(scores) - TIE
+    return jax.random.categorical(key, jnp.where(ties, 0.0, -jnp.inf)).astype(jnp.int32)
+
+
 def _build(config: SecretsConfig):
     """(decide, scores): `scores(observation, mask)` is each action's estimate, -inf where not considered."""
     n = config.num_players
@@ -267,8 +279,6 @@ def _build(config: SecretsConfig):
         return jnp.where(considered, scores, -jnp.inf)
 
     def decide(observation: jax.Array, mask: jax.Array, key: jax.Array) -> jax.Array:
-        scores = scores_of(observation, mask)
-        ties = scores >= jnp.max(scores) - TIE
-        return jax.random.categorical(key, jnp.where(ties, 0.0, -jnp.inf)).astype(jnp.int32)
+        return best_of(scores_of(observation, mask), key)
 
     return decide, scores_of

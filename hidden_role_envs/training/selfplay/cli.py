@@ -72,6 +72,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--steps", type=positive_int, default=32, help="moves of each game per rollout (default 32)")
     parser.add_argument("--epochs", type=positive_int, default=2, help="PPO passes per rollout (default 2)")
     parser.add_argument("--learning-rate", type=positive_float, default=1e-4, help="Adam's step size (default 1e-4)")
+    parser.add_argument("--entropy", type=non_negative_float, default=0.01,
+                        help="weight of the policy's entropy in PPO's loss, which keeps it trying other moves "
+                        "(default 0.01)")
     parser.add_argument("--league-share", type=_share, default=0.6,
                         help="share of games where the other seats are a frozen opponent (default 0.6)")
     parser.add_argument("--scripted-share", type=_share, default=0.0,
@@ -97,6 +100,12 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         help="with --belief-links: each kind's gain also reads the network's features, so that its "
                         "sign can depend on the state (Secrets: an Offer to a likely teammate, good or bad by the "
                         "card) (default: off)")
+    parser.add_argument("--scripted-prior", action=argparse.BooleanOptionalAction, default=False,
+                        help="add to each action's logit what the game's scripted player thinks of it (among its "
+                        "best, and how far below the best), with gains learned in the warm start, so that the "
+                        "policy starts as the scripted player and learns where to depart from it; the policy then "
+                        "runs the scripted player beside it; for the games whose scripted player's JAX twin gives "
+                        "its scores: Secrets (default: off)")
     parser.add_argument("--no-recipe", action="store_true",
                         help="the defaults above, not the game's training recipe (below)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -120,11 +129,12 @@ def settings_from(args: argparse.Namespace):
             args.game, num_players, args.timesteps, args.seed, out, args.eval_every, args.eval_games, args.final_games,
             progress=not args.no_progress, imitation_steps=args.imitation_steps, imitation_epochs=args.imitation_epochs,
             hidden=args.hidden, games=args.games, steps=args.steps, epochs=args.epochs,
-            learning_rate=args.learning_rate,
+            learning_rate=args.learning_rate, entropy=args.entropy,
             league_share=1.0 if args.best_response else args.league_share, scripted_share=args.scripted_share,
             random_share=args.random_share,
             critic_sees_roles=args.critic == "roles", role_weight=args.role_head,
             best_response=args.best_response, belief_links=args.belief_links, link_gates=args.link_gates,
+            scripted_prior=args.scripted_prior,
         )
     except ValueError as error:  # --scripted-share and --random-share overflow the batch, or --belief-links unknown
         raise UsageError(str(error)) from None

@@ -25,16 +25,19 @@ BATCH = 512
 
 def fit(params: dict, demos: Demonstrations, epochs: int, key: jax.Array, learning_rate: float = 1e-3,
         on_epoch_done: Callable[[int, float, float], None] = lambda epoch, loss, agreement: None,
-        links: tuple[tuple[int, int, int], ...] = ()) -> dict:
+        links: tuple[tuple[int, int, int], ...] = (), prior: np.ndarray | None = None) -> dict:
     """Cross-entropy over the legal actions, and the value head on the returns that followed; `links`: the
-    architecture's."""
+    architecture's; `prior`: the scripted prior's features of each recorded decision, where the policy reads
+    them."""
     optimizer = optax.adam(learning_rate)
     state = optimizer.init(params)
+    size = len(demos.actions)
     data = (jnp.asarray(demos.observations), jnp.asarray(demos.masks), jnp.asarray(demos.actions, jnp.int32),
-            jnp.asarray(demos.returns))
+            jnp.asarray(demos.returns), jnp.zeros((size, 0)) if prior is None else jnp.asarray(prior))
 
-    def loss_of(params, observation, mask, action, target):
-        logits, value = network.apply(params, observation, mask, links=links)
+    def loss_of(params, observation, mask, action, target, features):
+        logits, value = network.apply(params, observation, mask, links=links,
+                                      prior=None if prior is None else features)
         log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
         return -log_prob.mean() + 0.5 * ((value - target) ** 2).mean(), (log_prob > np.log(0.5)).mean()
 

@@ -23,6 +23,15 @@ fast as the policy head's. With link gates (`link_gates`) each kind's gain
 also reads the torso's features (a learned linear function of them, started
 at 0), so that its size and sign can depend on the state: whether giving a
 card to a likely teammate helps depends on the card (Secrets).
+
+With the scripted prior (`scripted_prior`, Secrets) each action's logit
+also adds what the game's scripted player thinks of it
+(`scripted.ScriptedPrior`'s features: among its best or not, and how far
+below the best), each feature times a learned gain, started at 0 and
+applied times `LINK_STEP`: the warm start teaches the gains to play as the
+scripted player does, and the torso learns where to depart from it (a
+residual policy). The policy then depends on the scripted player's code,
+which every caller runs beside it (`prior`).
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ import numpy as np
 
 FORMAT = "hidden_role_envs policy 1"
 LINK_STEP = 10.0
+PRIOR_FEATURES = 2  # per action, of the scripted prior (`scripted.ScriptedPrior`)
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,7 @@ class Architecture:
     role_outputs: int = 0  # outputs of the auxiliary head that predicts the true roles (0: none)
     links: tuple[tuple[int, int, int], ...] = ()  # (kind of link, action id, observation index): see the module docs
     link_gates: bool = False  # each link kind's gain also reads the torso's features (module docs)
+    scripted_prior: bool = False  # the logits add the scripted player's view of each action (module docs)
 
     @property
     def link_kinds(self) -> int:
@@ -73,6 +84,8 @@ def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
         params["links"] = jnp.zeros(arch.link_kinds, jnp.float32)
     if arch.link_gates:
         params["link_gates"] = jnp.zeros((sizes[-1], arch.link_kinds), jnp.float32)
+    if arch.scripted_prior:
+        params["prior"] = jnp.zeros(PRIOR_FEATURES, jnp.float32)
     return params
 
 
@@ -82,15 +95,16 @@ def _dense(key, inputs: int, outputs: int, gain: float = np.sqrt(2)) -> dict:
 
 
 def apply(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None,
-          links: tuple[tuple[int, int, int], ...] = ()):
+          links: tuple[tuple[int, int, int], ...] = (), prior: jax.Array | None = None):
     """(masked logits, value) for a batch of observations (illegal actions get a very low logit); `links`: the
-    architecture's."""
-    logits, value, _ = heads(params, observation, mask, critic_inputs, links)
+    architecture's; `prior`: the scripted prior's features of the observations, where the architecture has one
+    (None gives logits without it, good only for the value)."""
+    logits, value, _ = heads(params, observation, mask, critic_inputs, links, prior)
     return logits, value
 
 
 def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: jax.Array | None = None,
-          links: tuple[tuple[int, int, int], ...] = ()):
+          links: tuple[tuple[int, int, int], ...] = (), prior: jax.Array | None = None):
     """`apply`'s (masked logits, value) and the torso's features, which `predict_roles` reads."""
     h = observation * params["scale"]  # the learned input gains
     for layer in params["torso"]:
@@ -102,6 +116,8 @@ def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: 
         if "link_gates" in params:
             gains = gains + h @ params["link_gates"]
         logits = logits.at[..., action].add(gains[..., kind] * observation[..., entry])
+    if prior is not None and "prior" in params:
+        logits = logits + prior @ (LINK_STEP * params["prior"])
     logits = jnp.where(mask, logits, -1e9)
     missing = params["value"]["w"].shape[0] - h.shape[-1]
     if critic_inputs is None:  # out of training the critic's own inputs are not known: zeros

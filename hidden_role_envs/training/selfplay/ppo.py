@@ -41,7 +41,7 @@ import optax
 
 from hidden_role_envs.core.batched import BatchedEnv
 from hidden_role_envs.training.selfplay import network
-from hidden_role_envs.training.selfplay.scripted import ScriptedSeats
+from hidden_role_envs.training.selfplay.scripted import ScriptedPrior, ScriptedSeats, prior_features
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,7 @@ class Samples(NamedTuple):
     learner: jax.Array  # the decision is the learner's (a sample to learn from)
     rewards: jax.Array  # (seats,) paid by this step
     done: jax.Array  # the game ended at this step
+    prior: jax.Array  # the scripted prior's features, if the policy reads them, else nothing
 
 
 class Carry(NamedTuple):
@@ -115,6 +116,7 @@ class Trainer:
         fixed = self.scripted_games + self.random_games
         self.league_rows = slice(fixed, fixed + round(settings.league_share * (settings.games - fixed)))
         self.scripted = ScriptedSeats(env, seed, processes) if self.scripted_games else None
+        self.prior = ScriptedPrior(env.definition, env.config) if arch.scripted_prior else None
         self.update_rows = update_rows(settings, self.league_rows.stop, env.num_players, env.game.seats_leave)
         self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm), optax.adam(settings.learning_rate))
         self._compiled = jax.jit(self._iteration)
@@ -194,20 +196,26 @@ class Trainer:
             actor = jnp.maximum(state.current_player, 0)
             roles = self._roles(state, actor)
             critic = self._critic_inputs(roles)
-            logits, value = network.apply(params, state.observation, state.legal_action_mask, critic, self.arch.links)
+            scores = prior = None
+            if self.prior:  # the twin's scores, read by the policy and, in scripted games, played by the twin
+                scores = self.prior.scores(state.observation, state.legal_action_mask)
+                prior = prior_features(scores)
+            logits, value = network.apply(params, state.observation, state.legal_action_mask, critic, self.arch.links,
+                                          prior)
             # the other seats' logits: equal ones (uniform draws among the legal moves) in random games, and
             # in scripted and self-play games, where no seat follows them; the frozen policy's in league games
             others = jnp.where(state.legal_action_mask, 0.0, -1e9)
             if self.league_rows.stop > self.league_rows.start:
                 league = self.league_rows
                 frozen, _ = network.apply(opponent, state.observation[league], state.legal_action_mask[league],
-                                          links=self.arch.links)
+                                          links=self.arch.links, prior=None if prior is None else prior[league])
                 others = others.at[league].set(frozen)
             learner = carry.learner_seats[rows, actor]
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, others))
             if first:
                 by_script = self.scripted.actions(state.observation[:first], state.legal_action_mask[:first],
-                                                  ~learner[:first], jax.random.fold_in(act_key, 1))
+                                                  ~learner[:first], jax.random.fold_in(act_key, 1),
+                                                  None if scores is None else scores[:first])
                 action = action.at[:first].set(jnp.where(learner[:first], action[:first], by_script))
             log_prob = jax.nn.log_softmax(logits)[rows, action]
             new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))
@@ -223,7 +231,7 @@ class Trainer:
                 dealt = new
             learned = (returns * carry.learner_seats).sum(axis=1) / carry.learner_seats.sum(axis=1)
             sample = Samples(state.observation, roles, state.legal_action_mask, action, log_prob, value, actor,
-                             learner, new.rewards, done)
+                             learner, new.rewards, done, jnp.zeros((games, 0)) if prior is None else prior)
             seats = jnp.where(done[:, None], self._learner_seats(seat_key, games), carry.learner_seats)
             ended = done & scripted
             carry = Carry(dealt, seats, key, jnp.where(done[:, None], 0.0, returns), carry.finished + done.sum(),
@@ -311,7 +319,8 @@ class Trainer:
     def _loss(self, params, samples: Samples, advantages, targets, weight):
         s = self.s
         logits, value, features = network.heads(params, samples.observation, samples.mask,
-                                                self._critic_inputs(samples.roles), self.arch.links)
+                                                self._critic_inputs(samples.roles), self.arch.links,
+                                                samples.prior if self.prior else None)
         log_probs = jax.nn.log_softmax(logits)
         log_prob = jnp.take_along_axis(log_probs, samples.action[:, None], axis=1)[:, 0]
         ratio = jnp.exp(log_prob - samples.log_prob)

@@ -41,20 +41,83 @@ def twin_of(env: BatchedEnv):
     return getattr(importlib.import_module(module), function)(env.config)
 
 
+def has_scores(definition) -> bool:
+    """Whether the game's twin gives the scores it ranks the actions by (`batched_scripted_scores`, `best_of`):
+    what the scripted prior needs."""
+    return _scoring(definition) is not None
+
+
+def _scoring(definition):
+    if not definition.batched_scripted:
+        return None
+    twin = importlib.import_module(definition.batched_scripted.split(":")[0])
+    if not hasattr(twin, "batched_scripted_scores"):
+        return None
+    return twin
+
+
+class ScriptedPrior:
+    """What the scripted player thinks of each action, as the policy's logits read it (`network`'s scripted prior).
+
+    Per action, two features of the twin's scores: 1 where the action is
+    among those it would play (within its tie margin of the best), else 0;
+    and its score's distance below the best, as a share of the spread
+    between the best and the worst it considers (0 for the best, -1 for the
+    worst and for the actions it does not consider). Shares rather than raw
+    scores, since the raw ones are win chances for some decisions and
+    entropies for the Detective's look.
+    """
+
+    def __init__(self, definition, config):
+        twin = _scoring(definition)
+        if twin is None:
+            raise ValueError(f"{definition.name}'s scripted player gives no scores: no scripted prior")
+        self._scores = jax.vmap(twin.batched_scripted_scores(config))
+        self._best_of = jax.vmap(twin.best_of)
+
+    def scores(self, observations: jax.Array, masks: jax.Array) -> jax.Array:
+        """(games, actions) of a batch of one observation per game."""
+        return self._scores(observations, masks)
+
+    def best(self, scores: jax.Array, key: jax.Array) -> jax.Array:
+        """The twin's action in each game, from its `scores`, ties drawn with `key`."""
+        return self._best_of(scores, jax.random.split(key, scores.shape[0]))
+
+    def features(self, observations: jax.Array, masks: jax.Array) -> jax.Array:
+        """(games, actions, network.PRIOR_FEATURES)."""
+        return prior_features(self.scores(observations, masks))
+
+
+def prior_features(scores: jax.Array) -> jax.Array:
+    """`ScriptedPrior`'s features from the twin's scores (-inf where it does not consider an action)."""
+    considered = jnp.isfinite(scores)
+    best = jnp.max(scores, axis=-1, keepdims=True)
+    worst = jnp.min(jnp.where(considered, scores, jnp.inf), axis=-1, keepdims=True)
+    spread = jnp.maximum(best - worst, 1e-6)
+    below = jnp.where(considered, (scores - best) / spread, -1.0)
+    top = scores >= best - 1e-6
+    return jnp.stack([top.astype(jnp.float32), below], axis=-1)  # network.PRIOR_FEATURES of them
+
+
 class ScriptedSeats:
     def __init__(self, env: BatchedEnv, seed: int, processes: int = 1):
         twin = twin_of(env)
         if twin:
             self._twin = jax.vmap(twin)
+            self._prior = ScriptedPrior(env.definition, env.config) if has_scores(env.definition) else None
             self._helpers = []
             return
         self._twin = None
         self.player = env.definition.scripted_player(env.config, seed)
         self._helpers = [_Helper(env.definition.name, env.config, seed + 1 + i) for i in range(processes - 1)]
 
-    def actions(self, observations: jax.Array, masks: jax.Array, to_move: jax.Array, key: jax.Array) -> jax.Array:
+    def actions(self, observations: jax.Array, masks: jax.Array, to_move: jax.Array, key: jax.Array,
+                scores: jax.Array | None = None) -> jax.Array:
         """The scripted player's action in each game where `to_move` (traceable); the twin's ties are drawn with
-        `key`. Elsewhere 0, or the twin's choice for that seat, which the rollout does not play."""
+        `key`. Elsewhere 0, or the twin's choice for that seat, which the rollout does not play. Where the twin's
+        `scores` are already known (the scripted prior's), it plays from them."""
+        if scores is not None:
+            return self._prior.best(scores, key)
         if self._twin is not None:
             return self._twin(observations, masks, jax.random.split(key, to_move.shape[0]))
         result = jax.ShapeDtypeStruct(to_move.shape, jnp.int32)

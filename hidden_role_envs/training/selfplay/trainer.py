@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 
 import jax
+import numpy as np
 
 from hidden_role_envs import batched
 from hidden_role_envs.core import registry
@@ -31,7 +32,7 @@ from hidden_role_envs.training.reporting import (
 )
 from hidden_role_envs.training.selfplay import imitation as warm
 from hidden_role_envs.training.selfplay import network, ppo
-from hidden_role_envs.training.selfplay.scripted import twin_of
+from hidden_role_envs.training.selfplay.scripted import ScriptedPrior, has_scores, twin_of
 
 
 @dataclass
@@ -52,6 +53,7 @@ class Settings:
     steps: int = 32
     epochs: int = 2
     learning_rate: float = 1e-4
+    entropy: float = 0.01  # weight of the policy's entropy in PPO's loss: what keeps it trying other moves
     league_share: float = 0.6
     scripted_share: float = 0.0  # the real scripted players in the other seats (see ppo.Settings)
     random_share: float = 0.0  # uniformly random players in the other seats
@@ -59,6 +61,7 @@ class Settings:
     role_weight: float = 0.0  # the auxiliary head that predicts the true roles, and its loss's weight (0: none)
     belief_links: bool = False  # the game's belief links in the policy (network's docs)
     link_gates: bool = False  # the links' gains also read the torso's features (network's docs)
+    scripted_prior: bool = False  # the logits add the scripted player's view of each action (network's docs)
     best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
     processes: int = os.cpu_count() or 1  # for the scripted player: recording it, and its seats in scripted games
@@ -70,6 +73,12 @@ class Settings:
             raise ValueError(f"{self.game} declares no belief links; games with them: {', '.join(linked)}")
         if self.link_gates and not self.belief_links:
             raise ValueError("link gates gate the belief links: they need the belief links on")
+        if self.scripted_prior and not has_scores(registry.game(self.game)):
+            scored = [name for name, game in registry.GAMES.items() if has_scores(game)]
+            raise ValueError(f"{self.game}'s scripted player gives no scores to read; games whose does: "
+                             f"{', '.join(scored)}")
+        if self.scripted_prior and not self.imitation_steps:
+            raise ValueError("the scripted prior's gains are learned in the warm start: it needs imitation steps")
 
 
 class TensorBoard:
@@ -99,18 +108,22 @@ class Run:
         self.arch = network.Architecture(s.game, s.num_players, {}, self.env.observation_shape[0], self.env.num_actions,
                                          tuple(s.hidden), roles if s.critic_sees_roles else 0,
                                          roles if s.role_weight else 0, belief_links(self.env) if s.belief_links else (),
-                                         s.link_gates)
-        self.trainer = ppo.Trainer(self.env, self.arch, ppo.Settings(
-            games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate,
-            league_share=s.league_share, scripted_share=s.scripted_share, random_share=s.random_share,
-            critic_sees_roles=s.critic_sees_roles, role_weight=s.role_weight,
-        ), seed=s.seed, processes=s.processes)
+                                         s.link_gates, s.scripted_prior)
+        self.trainer = ppo.Trainer(self.env, self.arch, self.ppo_settings(s), seed=s.seed, processes=s.processes)
         self.key = jax.random.PRNGKey(s.seed)
         self.board = TensorBoard(os.path.join(s.out, "tensorboard"))
         self.points: list[CurvePoint] = []
         self.pool: list[dict] = []
         self.learned = 0  # learner decisions of the timed iterations
         self.baselines = random_baselines(s.game, s.num_players, s.eval_games, s.seed)
+
+    @staticmethod
+    def ppo_settings(s: Settings) -> ppo.Settings:
+        return ppo.Settings(
+            games=s.games, steps=s.steps, epochs=s.epochs, learning_rate=s.learning_rate, entropy=s.entropy,
+            league_share=s.league_share, scripted_share=s.scripted_share, random_share=s.random_share,
+            critic_sees_roles=s.critic_sees_roles, role_weight=s.role_weight,
+        )
 
     def learn(self) -> dict[str, Row]:
         s = self.s
@@ -179,10 +192,18 @@ class Run:
                     bar.update(1)
 
             try:
-                return warm.fit(params, demos, s.imitation_epochs, key, on_epoch_done=epoch_done, links=self.arch.links)
+                return warm.fit(params, demos, s.imitation_epochs, key, on_epoch_done=epoch_done, links=self.arch.links,
+                                prior=self._prior_of(demos) if s.scripted_prior else None)
             finally:
                 if bar:
                     bar.close()
+
+    def _prior_of(self, demos) -> np.ndarray:
+        """The scripted prior's features of every recorded decision, a few thousand at a time."""
+        features = jax.jit(ScriptedPrior(self.env.definition, self.env.config).features)
+        chunk = 8192
+        return np.concatenate([np.asarray(features(demos.observations[i:i + chunk], demos.masks[i:i + chunk]))
+                               for i in range(0, len(demos.actions), chunk)])
 
     def _checkpoint(self, params: dict, decisions: int) -> None:
         s = self.s
