@@ -196,6 +196,7 @@ def test_a_games_training_recipe_stands_in_for_the_defaults_and_the_command_line
     args, used = parse(["secrets", "--timesteps", "1000"], "train")  # Secrets' recipe, the decisions given
     assert (args.imitation_steps, args.scripted_share, args.timesteps) == (600_000, 0.75, 1000)
     assert "timesteps" not in used and used["imitation_steps"] == 600_000
+    assert args.scripted_prior and not parse(["secrets", "--no-scripted-prior"], "train")[0].scripted_prior
     args, used = parse(["secrets", "--no-recipe"], "train")  # the trainer's defaults
     assert (args.games, args.scripted_share, args.imitation_steps, used) == (512, 0.0, 60_000, {})
     args, used = parse(["toy"], "train")  # no recipe (the toy game of tests/games/toy): the defaults

@@ -14,7 +14,9 @@ all answer one decision, so the others' scores are never read), over all
 cards, seats and targets at once: the value of each card on each screen is
 one (cards, seats) table. Ties, the legal actions within 1e-6 of the best
 (the reference's 1e-9 is below float32's resolution), are broken uniformly
-at random with `key`.
+at random with `key`. `batched_scripted_scores(config)` gives the scores
+themselves, which the self-play trainer's scripted prior reads
+(`--scripted-prior`).
 """
 
 from __future__ import annotations
