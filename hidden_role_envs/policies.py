@@ -183,11 +183,11 @@ def _scripted_prior(architecture):
     """The scripted prior's features for the policy's table, if its logits read them."""
     if not architecture.scripted_prior:
         return None
-    from hidden_role_envs import batched
+    from hidden_role_envs.core import registry
     from hidden_role_envs.training.selfplay.scripted import ScriptedPrior
 
-    env = batched.make(architecture.game, num_players=architecture.num_players, **architecture.arguments)
-    return ScriptedPrior(env.definition, env.config).features
+    definition = registry.game(architecture.game)
+    return ScriptedPrior(definition, definition.configure(architecture.num_players, **architecture.arguments)).features
 
 
 def trained_path(env: Any) -> Path:

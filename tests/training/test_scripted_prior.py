@@ -13,7 +13,7 @@ import hidden_role_envs
 from hidden_role_envs import batched
 from hidden_role_envs.policies import make_policy
 from hidden_role_envs.training.selfplay import network, ppo
-from hidden_role_envs.training.selfplay.scripted import ScriptedPrior, prior_features, twin_of
+from hidden_role_envs.training.selfplay.scripted import ScriptedPrior, twin_of
 
 
 def _best_of_python_player(player, observation: dict) -> set[int]:
@@ -33,8 +33,9 @@ def _arch(env, prior: bool) -> network.Architecture:
 
 
 def test_the_features_mark_the_best_actions_and_place_the_others_below_by_their_share_of_the_spread():
+    env = batched.make("secrets", num_players=5)
     scores = jnp.asarray([[0.50, 0.40, -jnp.inf, 0.30, 0.50]])
-    top, below = np.moveaxis(np.asarray(prior_features(scores))[0], -1, 0)
+    top, below = np.moveaxis(np.asarray(ScriptedPrior(env.definition, env.config).features_of(scores))[0], -1, 0)
     assert top.tolist() == [1, 0, 0, 0, 1]
     assert np.allclose(below, [0.0, -0.5, -1.0, -1.0, 0.0])  # not considered: as low as the worst
 
@@ -77,23 +78,19 @@ def test_the_prior_adds_its_gains_times_the_features_to_the_logits_starts_as_a_n
     assert np.allclose(network.apply(loaded_params, observation, mask, prior=features)[0], moved)
 
 
-def _follower(env, path) -> None:
-    """A saved policy that plays the scripted player's choice: a large gain on the first feature, nothing else."""
-    arch = _arch(env, True)
-    params = ppo.new_params(jax.random.PRNGKey(0), env, arch)
+def _follower(env) -> dict:
+    """A policy that plays the scripted player's choice: a large gain on the first feature, nothing else."""
+    params = ppo.new_params(jax.random.PRNGKey(0), env, _arch(env, True))
     params["policy"] = jax.tree_util.tree_map(jnp.zeros_like, params["policy"])
     params["prior"] = jnp.asarray([5.0, 0.0], jnp.float32)
-    network.save(path, params, arch)
+    return params
 
 
 def test_in_the_rollout_the_learner_reads_the_prior_and_the_scripted_seats_play_from_the_same_scores():
     env = batched.make("secrets", num_players=5)
     arch = _arch(env, True)
     trainer = ppo.Trainer(env, arch, ppo.Settings(games=8, steps=24, league_share=0.0, scripted_share=0.5), seed=3)
-    params = ppo.new_params(jax.random.PRNGKey(1), env, arch)
-    params["policy"] = jax.tree_util.tree_map(jnp.zeros_like, params["policy"])
-    params["prior"] = jnp.asarray([5.0, 0.0], jnp.float32)  # the learner follows the scripted player too
-    run = trainer.start(jax.random.PRNGKey(0), params)
+    run = trainer.start(jax.random.PRNGKey(0), _follower(env))  # the learner follows the scripted player too
     _, samples, _ = jax.jit(trainer._rollout)(run["params"], run["opponent"], run["carry"])
     samples = jax.tree_util.tree_map(np.asarray, samples)
     recomputed = ScriptedPrior(env.definition, env.config).features(
@@ -110,7 +107,7 @@ def test_in_the_rollout_the_learner_reads_the_prior_and_the_scripted_seats_play_
 
 def test_a_saved_policy_with_the_prior_reads_it_on_env(tmp_path):
     env = batched.make("secrets", num_players=5)
-    _follower(env, tmp_path / "model.npz")
+    network.save(tmp_path / "model.npz", _follower(env), _arch(env, True))
     table = hidden_role_envs.make("secrets", num_players=5)
     policy = make_policy(str(tmp_path / "model.npz"), table)
     player = table.unwrapped.definition.scripted_player(env.config, 0)

@@ -104,10 +104,14 @@ def batched_scripted_scores(config: SecretsConfig) -> Callable[[jax.Array, jax.A
     return _build(config)[1]
 
 
+def best_actions(scores: jax.Array) -> jax.Array:
+    """Where `scores` (over the last axis) are among the best: the actions `decide` draws from."""
+    return scores >= jnp.max(scores, axis=-1, keepdims=True) - TIE
+
+
 def best_of(scores: jax.Array, key: jax.Array) -> jax.Array:
     """The action `decide` plays given its `scores`: one of the best, ties drawn uniformly with `key`."""
-    ties = scores >= jnp.max(scores) - TIE
-    return jax.random.categorical(key, jnp.where(ties, 0.0, -jnp.inf)).astype(jnp.int32)
+    return jax.random.categorical(key, jnp.where(best_actions(scores), 0.0, -jnp.inf)).astype(jnp.int32)
 
 
 def _build(config: SecretsConfig):

@@ -41,7 +41,7 @@ import optax
 
 from hidden_role_envs.core.batched import BatchedEnv
 from hidden_role_envs.training.selfplay import network
-from hidden_role_envs.training.selfplay.scripted import ScriptedPrior, ScriptedSeats, prior_features
+from hidden_role_envs.training.selfplay.scripted import ScriptedPrior, ScriptedSeats
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ class Trainer:
             scores = prior = None
             if self.prior:  # the twin's scores, read by the policy and, in scripted games, played by the twin
                 scores = self.prior.scores(state.observation, state.legal_action_mask)
-                prior = prior_features(scores)
+                prior = self.prior.features_of(scores)
             logits, value = network.apply(params, state.observation, state.legal_action_mask, critic, self.arch.links,
                                           prior)
             # the other seats' logits: equal ones (uniform draws among the legal moves) in random games, and
@@ -213,9 +213,12 @@ class Trainer:
             learner = carry.learner_seats[rows, actor]
             action = jax.random.categorical(act_key, jnp.where(learner[:, None], logits, others))
             if first:
-                by_script = self.scripted.actions(state.observation[:first], state.legal_action_mask[:first],
-                                                  ~learner[:first], jax.random.fold_in(act_key, 1),
-                                                  None if scores is None else scores[:first])
+                script_key = jax.random.fold_in(act_key, 1)
+                if scores is None:
+                    by_script = self.scripted.actions(state.observation[:first], state.legal_action_mask[:first],
+                                                      ~learner[:first], script_key)
+                else:  # the twin plays from the scores it already gave the prior
+                    by_script = self.prior.best(scores[:first], script_key)
                 action = action.at[:first].set(jnp.where(learner[:first], action[:first], by_script))
             log_prob = jax.nn.log_softmax(logits)[rows, action]
             new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))

@@ -42,8 +42,8 @@ def twin_of(env: BatchedEnv):
 
 
 def has_scores(definition) -> bool:
-    """Whether the game's twin gives the scores it ranks the actions by (`batched_scripted_scores`, `best_of`):
-    what the scripted prior needs."""
+    """Whether the game's twin gives the scores it ranks the actions by (`batched_scripted_scores`, `best_actions`,
+    `best_of`): what the scripted prior needs."""
     return _scoring(definition) is not None
 
 
@@ -73,6 +73,7 @@ class ScriptedPrior:
         if twin is None:
             raise ValueError(f"{definition.name}'s scripted player gives no scores: no scripted prior")
         self._scores = jax.vmap(twin.batched_scripted_scores(config))
+        self._best_actions = twin.best_actions
         self._best_of = jax.vmap(twin.best_of)
 
     def scores(self, observations: jax.Array, masks: jax.Array) -> jax.Array:
@@ -85,18 +86,17 @@ class ScriptedPrior:
 
     def features(self, observations: jax.Array, masks: jax.Array) -> jax.Array:
         """(games, actions, network.PRIOR_FEATURES)."""
-        return prior_features(self.scores(observations, masks))
+        return self.features_of(self.scores(observations, masks))
 
-
-def prior_features(scores: jax.Array) -> jax.Array:
-    """`ScriptedPrior`'s features from the twin's scores (-inf where it does not consider an action)."""
-    considered = jnp.isfinite(scores)
-    best = jnp.max(scores, axis=-1, keepdims=True)
-    worst = jnp.min(jnp.where(considered, scores, jnp.inf), axis=-1, keepdims=True)
-    spread = jnp.maximum(best - worst, 1e-6)
-    below = jnp.where(considered, (scores - best) / spread, -1.0)
-    top = scores >= best - 1e-6
-    return jnp.stack([top.astype(jnp.float32), below], axis=-1)  # network.PRIOR_FEATURES of them
+    def features_of(self, scores: jax.Array) -> jax.Array:
+        """The features from the twin's scores (-inf where it does not consider an action), over the last axis."""
+        considered = jnp.isfinite(scores)
+        best = jnp.max(scores, axis=-1, keepdims=True)
+        worst = jnp.min(jnp.where(considered, scores, jnp.inf), axis=-1, keepdims=True)
+        spread = jnp.maximum(best - worst, 1e-6)  # all it considers tie: no share to take
+        below = jnp.where(considered, (scores - best) / spread, -1.0)
+        top = self._best_actions(scores).astype(jnp.float32)
+        return jnp.stack([top, below], axis=-1)  # network.PRIOR_FEATURES of them
 
 
 class ScriptedSeats:
@@ -104,20 +104,15 @@ class ScriptedSeats:
         twin = twin_of(env)
         if twin:
             self._twin = jax.vmap(twin)
-            self._prior = ScriptedPrior(env.definition, env.config) if has_scores(env.definition) else None
             self._helpers = []
             return
         self._twin = None
         self.player = env.definition.scripted_player(env.config, seed)
         self._helpers = [_Helper(env.definition.name, env.config, seed + 1 + i) for i in range(processes - 1)]
 
-    def actions(self, observations: jax.Array, masks: jax.Array, to_move: jax.Array, key: jax.Array,
-                scores: jax.Array | None = None) -> jax.Array:
+    def actions(self, observations: jax.Array, masks: jax.Array, to_move: jax.Array, key: jax.Array) -> jax.Array:
         """The scripted player's action in each game where `to_move` (traceable); the twin's ties are drawn with
-        `key`. Elsewhere 0, or the twin's choice for that seat, which the rollout does not play. Where the twin's
-        `scores` are already known (the scripted prior's), it plays from them."""
-        if scores is not None:
-            return self._prior.best(scores, key)
+        `key`. Elsewhere 0, or the twin's choice for that seat, which the rollout does not play."""
         if self._twin is not None:
             return self._twin(observations, masks, jax.random.split(key, to_move.shape[0]))
         result = jax.ShapeDtypeStruct(to_move.shape, jnp.int32)
