@@ -20,7 +20,8 @@ moving parts become arrays:
 - every seat's knowledge of the tokens is a weight per deal (the table of
   `core.knowledge.DealTable`): a step applies at most one swap (a gather by
   a precomputed permutation; the Diplomat's unseen one averages two) and
-  one look (a 0/1 filter), to the seats that saw them;
+  one look (a 0/1 filter), to the seats that saw them; the weights are
+  float16, which holds their values exactly (`WEIGHT`);
 - the Bullets are four slots: who gave each and to whom; what a seat gave,
   who gave what to whom and the points of each screen follow from them;
 - the event history (`history_length`): `init` and `step` tell a
@@ -102,6 +103,11 @@ from hidden_role_envs.games.secrets.rules import FULL_DECK, GAME_OVER, SecretsGa
 C = NUM_CHARACTERS
 DECK = len(FULL_DECK)
 NO_BULLET = 99
+# The weights are multiples of 2**-k, k the Diplomat's unseen swaps a seat has lived through (at most the deck's 3
+# Diplomats): float16 holds them exactly (the parity tests would see a rounding), so the blocks read the same float32
+# values as with float32 weights, and the weights, most of a game's state at 8 players, take half the memory.
+WEIGHT = jnp.float16
+RECORD = jnp.int8  # the public record's counts: at most 29 (the observation's bounds), a quarter of int32's memory
 I32 = jnp.int32
 LOOKS_OF = {DETECTIVE, POLITICIAN, DOUBLE_AGENT}  # the effects that make their receiver look at a token
 
@@ -134,10 +140,10 @@ class SecretsState:
     turn: jax.Array
     touched: jax.Array  # (n,) screens that got a card this turn
     over: jax.Array
-    weights: jax.Array  # (deals, n) each seat's posterior over the token deals (a deal's row: one gather moves it)
+    weights: jax.Array  # (deals, n) float16 (`WEIGHT`): each seat's posterior over the token deals, a deal a row
     # the public record
     face_down_characters: jax.Array  # (n, 8)
-    offers: jax.Array  # (n, n, 4) made, accepted, refused, intercepted
+    offers: jax.Array  # (n, n, 4) made, accepted, refused, intercepted (`RECORD`, as claims, offered_cards, looks)
     claims: jax.Array  # (n, 8, 3) made, shown true, shown false
     offered_cards: jax.Array  # (n, 8)
     interceptions: jax.Array  # (n,)
@@ -242,9 +248,9 @@ class SecretsBatched(BatchedGame):
             claim=nobody, card_in_play=nobody, receiver=nobody, un_holder=nobody, decision=I32(GAME_OVER),
             to_act=nobody, turn=I32(0), touched=jnp.zeros(n, bool), over=jnp.bool_(False),
             weights=self._early_intelligence(jnp.asarray(tokens, I32)),
-            face_down_characters=jnp.zeros((n, C), I32), offers=jnp.zeros((n, n, 4), I32),
-            claims=jnp.zeros((n, C, 3), I32), offered_cards=jnp.zeros((n, C), I32), interceptions=zeros_n,
-            looks=jnp.zeros((n, n + 1), I32),
+            face_down_characters=jnp.zeros((n, C), I32), offers=jnp.zeros((n, n, 4), RECORD),
+            claims=jnp.zeros((n, C, 3), RECORD), offered_cards=jnp.zeros((n, C), RECORD), interceptions=zeros_n,
+            looks=jnp.zeros((n, n + 1), RECORD),
         )
         if events is not None:
             self._tell_early_intelligence(events, g.tokens)
@@ -263,7 +269,7 @@ class SecretsBatched(BatchedGame):
             w = w * (self._deals[:, right] == tokens[right][None, :])
         if n >= 7:
             w = w * (self._deals[:, n] == tokens[n])[:, None]
-        return w
+        return w.astype(WEIGHT)
 
     # --- the API of BatchedGame ---------------------------------------------------
 
@@ -578,7 +584,7 @@ class SecretsBatched(BatchedGame):
     def blocks(self, g: SecretsState, seat) -> dict[str, jax.Array]:
         n = self.num_players
         seats = jnp.arange(n)
-        w = g.weights[:, seat]
+        w = g.weights[:, seat].astype(jnp.float32)
         total = w.sum()
         marginals = jnp.clip((w @ self._indicator) / total, 0.0, 1.0).reshape(n + 1, 3)
         same_team = (w[:, None] * self._holds_team[:, seat, :]).reshape(-1) @ self._team_columns
