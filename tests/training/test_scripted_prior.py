@@ -123,7 +123,7 @@ def test_a_saved_policy_with_the_prior_reads_it_on_env(tmp_path):
     assert decisions > 20
 
 
-def test_the_prior_is_asked_for_and_refused_where_it_cannot_be_learned():
+def test_the_prior_is_asked_for_and_refused_for_a_game_whose_scripted_player_gives_no_scores():
     from hidden_role_envs.training.arguments import UsageError
     from hidden_role_envs.training.selfplay.cli import build_parser, settings_from
 
@@ -133,5 +133,18 @@ def test_the_prior_is_asked_for_and_refused_where_it_cannot_be_learned():
     assert not settings("secrets").scripted_prior and settings("secrets", "--scripted-prior").scripted_prior
     with pytest.raises(UsageError, match="hoax's scripted player gives no scores to read; games whose does: secrets"):
         settings("hoax", "--scripted-prior")
-    with pytest.raises(UsageError, match="learned in the warm start"):
-        settings("secrets", "--scripted-prior", "--imitation-steps", "0")
+    assert settings("secrets", "--scripted-prior", "--imitation-steps", "0").scripted_prior  # PPO learns the gains
+
+
+def test_without_a_warm_start_ppo_learns_to_follow_the_prior_from_gains_of_zero():
+    env = batched.make("secrets", num_players=4)
+    arch = _arch(env, True)
+    trainer = ppo.Trainer(env, arch, ppo.Settings(games=32, steps=16, epochs=2, learning_rate=3e-3,
+                                                  league_share=0.0, scripted_share=1.0), seed=0)
+    params = ppo.new_params(jax.random.PRNGKey(1), env, arch)
+    assert not np.asarray(params["prior"]).any()
+    run = trainer.start(jax.random.PRNGKey(0), params)
+    for _ in range(6):
+        run, _ = trainer.iteration(run)
+    among_best = float(run["params"]["prior"][0])
+    assert among_best > 0.03  # the scripted player's best actions became likelier than the others

@@ -194,8 +194,8 @@ def test_a_games_training_recipe_stands_in_for_the_defaults_and_the_command_line
     assert (args.games, args.scripted_share) == (64, 0.0)  # given, even where it equals the default
     assert "games" not in used and "scripted_share" not in used and used["players"] == 4
     args, used = parse(["secrets", "--timesteps", "1000"], "train")  # Secrets' recipe, the decisions given
-    assert (args.imitation_steps, args.scripted_share, args.timesteps) == (600_000, 0.75, 1000)
-    assert "timesteps" not in used and used["imitation_steps"] == 600_000
+    assert (args.imitation_steps, args.scripted_share, args.timesteps) == (0, 0.75, 1000)  # no warm start
+    assert "timesteps" not in used and used["imitation_steps"] == 0
     assert args.scripted_prior and not parse(["secrets", "--no-scripted-prior"], "train")[0].scripted_prior
     args, used = parse(["secrets", "--no-recipe"], "train")  # the trainer's defaults
     assert (args.games, args.scripted_share, args.imitation_steps, used) == (512, 0.0, 60_000, {})

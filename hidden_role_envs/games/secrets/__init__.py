@@ -135,7 +135,7 @@ GAME = GameDefinition.from_package(
         "score": "the winning margin in points (see Rewards)",
     },
     belief_links=secrets_belief_links,
-    training_recipe={"timesteps": 3_000_000, "eval_every": 1_000_000, "imitation_steps": 600_000, "games": 256,
+    training_recipe={"timesteps": 3_000_000, "eval_every": 1_000_000, "imitation_steps": 0, "games": 256,
                      "epochs": 4, "learning_rate": 1e-4, "scripted_share": 0.75, "random_share": 0.25,
                      "scripted_prior": True},
 )

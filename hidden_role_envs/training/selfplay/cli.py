@@ -102,10 +102,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         "card) (default: off)")
     parser.add_argument("--scripted-prior", action=argparse.BooleanOptionalAction, default=False,
                         help="add to each action's logit what the game's scripted player thinks of it (among its "
-                        "best, and how far below the best), with gains learned in the warm start, so that the "
-                        "policy starts as the scripted player and learns where to depart from it; the policy then "
-                        "runs the scripted player beside it; for the games whose scripted player's JAX twin gives "
-                        "its scores: Secrets (default: off)")
+                        "best, and how far below the best), each times a learned gain that starts at 0: the warm "
+                        "start, if any, teaches the gains to play as the scripted player, and PPO learns how far "
+                        "to follow it; the policy then runs the scripted player beside it; for the games whose "
+                        "scripted player's JAX twin gives its scores: Secrets (default: off, but for Secrets' "
+                        "recipe)")
     parser.add_argument("--no-recipe", action="store_true",
                         help="the defaults above, not the game's training recipe (below)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

@@ -28,10 +28,11 @@ With the scripted prior (`scripted_prior`, Secrets) each action's logit
 also adds what the game's scripted player thinks of it
 (`scripted.ScriptedPrior`'s features: among its best or not, and how far
 below the best), each feature times a learned gain, started at 0 and
-applied times `LINK_STEP`: the warm start teaches the gains to play as the
-scripted player does, and the torso learns where to depart from it (a
-residual policy). The policy then depends on the scripted player's code,
-which every caller runs beside it (`prior`).
+applied times `LINK_STEP`: a warm start teaches the gains to play as the
+scripted player does; without one PPO learns them, from a policy that
+starts uniform (Secrets' recipe), and the torso learns where to depart from
+it (a residual policy). The policy then depends on the scripted player's
+code, which every caller runs beside it (`prior`).
 """
 
 from __future__ import annotations

@@ -77,8 +77,6 @@ class Settings:
             scored = [name for name, game in registry.GAMES.items() if has_scores(game)]
             raise ValueError(f"{self.game}'s scripted player gives no scores to read; games whose does: "
                              f"{', '.join(scored)}")
-        if self.scripted_prior and not self.imitation_steps:
-            raise ValueError("the scripted prior's gains are learned in the warm start: it needs imitation steps")
 
 
 class TensorBoard:
