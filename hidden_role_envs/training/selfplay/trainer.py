@@ -1,7 +1,8 @@
-"""The self-play trainer: a warm start on the scripted player, then PPO on the batched engine (see `train`).
+"""The self-play trainer: a warm start on the scripted player (unless `imitation_steps` is 0), then PPO on the
+batched engine (see `train`).
 
 Everything of a run goes under its folder: model.npz (the final policy),
-checkpoints/step_<decisions>.npz, imitation.csv, curve.csv,
+checkpoints/step_<decisions>.npz, imitation.csv (with a warm start), curve.csv,
 learning_curve.png, evaluation.csv and tensorboard/ (`tensorboard --logdir`).
 Evaluations play the reference env (`env()`), the trained policy in one seat
 (rotated) against random players and against the scripted players.
