@@ -33,7 +33,7 @@ from hidden_role_envs.training.reporting import (
 )
 from hidden_role_envs.training.selfplay import imitation as warm
 from hidden_role_envs.training.selfplay import network, ppo
-from hidden_role_envs.training.selfplay.scripted import ScriptedPrior, has_scores, twin_of
+from hidden_role_envs.training.selfplay.scripted import has_scores, twin_of
 
 
 @dataclass
@@ -199,7 +199,7 @@ class Run:
 
     def _prior_of(self, demos) -> np.ndarray:
         """The scripted prior's features of every recorded decision, a few thousand at a time."""
-        features = jax.jit(ScriptedPrior(self.env.definition, self.env.config).features)
+        features = jax.jit(self.trainer.prior.features)  # the rollout's own prior: the twin's tables built once
         chunk = 8192
         return np.concatenate([np.asarray(features(demos.observations[i:i + chunk], demos.masks[i:i + chunk]))
                                for i in range(0, len(demos.actions), chunk)])
