@@ -4,7 +4,10 @@ Each case plays B games at once, compiled whole: `CHUNK` moves per call of
 one `lax.scan`, each move a uniformly random legal action per game (the
 argmax of uniform draws over the legal ones), a step that deals a new game
 where one ended, and the current player's observation computed, as Pgx's own
-benchmarks do. The first call compiles; its time is the case's compile
+benchmarks do. The step is each engine's own for a batch: ours is
+`step_or_deal_batch`, which deals only the games that ended; Pgx's is its
+`auto_reset` under `vmap`, which deals every game and keeps the new ones
+where games ended. The first call compiles; its time is the case's compile
 time. Timed by the wall clock (XLA runs on every core). Memory is the size
 of one game's state (the batch's arrays over B).
 """
@@ -25,7 +28,8 @@ def jax_available() -> bool:
 
 
 class BatchedCase(Case):
-    """B games of one batched env (ours or Pgx's) with its init and auto-resetting step."""
+    """B games of one batched env (ours or Pgx's) with its init (of one game) and its auto-resetting step (of the
+    batch)."""
 
     in_process = False  # XLA's threads: the wall clock measures it
 
@@ -48,7 +52,7 @@ class BatchedCase(Case):
             key, act_key, step_key = jax.random.split(key, 3)
             mask = state.legal_action_mask
             action = jnp.argmax(jnp.where(mask, jax.random.uniform(act_key, mask.shape), -1.0), axis=-1)
-            state = jax.vmap(step)(state, action, jax.random.split(step_key, batch))
+            state = step(state, action, jax.random.split(step_key, batch))
             return (state, key), (state.terminated | state.truncated).sum()
 
         @jax.jit
@@ -85,7 +89,7 @@ def ours(game: str, players: int) -> Callable:
         from hidden_role_envs import batched
 
         env = batched.make(game, num_players=players)
-        return env.init, env.step_or_deal
+        return env.init, env.step_or_deal_batch
 
     return make
 
@@ -96,10 +100,11 @@ def pgx_leduc() -> tuple[Callable, str | None]:
         return None, "pgx is not installed (the bench extra)"
 
     def make():
+        import jax
         import pgx
         from pgx.experimental import auto_reset
 
         env = pgx.make("leduc_holdem")
-        return env.init, auto_reset(env.step, env.init)
+        return env.init, jax.vmap(auto_reset(env.step, env.init))
 
     return make, None

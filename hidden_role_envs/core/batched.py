@@ -22,7 +22,9 @@ block (the last K events the seat saw), kept in `history` and
 stays as it is with zero rewards; an illegal action ends the game with -1
 for the mover and 0 for everyone else (`illegal="penalize"` of `env()`); the
 turn limit truncates. Unlike Pgx, the mask of a finished game is all False,
-as `env()`'s is. `auto_reset` deals a new game where one ended.
+as `env()`'s is. `auto_reset` deals a new game where one ended;
+`env.step_or_deal_batch` steps a whole batch so, dealing only the games that
+ended (the trainer's and the benchmark's step).
 
 Fixed deals come from the Python side: `env.setup({...})` reads the same
 `setup` as `env().reset(options={"setup": ...})` (checked the same way) into
@@ -74,6 +76,10 @@ class State:
 
 class BatchedGame(ABC):
     """A game's twin: its rules as pure functions of its state (a `pytree`), for one game; vmap makes many."""
+
+    # Whether `BatchedEnv.step_or_deal_batch` deals only the games that ended. Gathering them costs a branch
+    # in the compiled step, which a game whose deal is cheaper than that (Hoax's) does without.
+    deal_ended_games_only = True
 
     def __init__(self, config: Any, reward_mode: str, layout: Layout, actions: Any):
         """What every twin holds: the reference's configuration, reward mode, layout (so the observation is the
@@ -204,16 +210,56 @@ class BatchedEnv:
         they are cleared when it plays its first move.
         """
         step_key, deal_key = jax.random.split(key)
-        state = state.replace(terminated=jnp.zeros_like(state.terminated), truncated=jnp.zeros_like(state.truncated))
-        state = self._advance(state, action, step_key)
+        state = self._advance(_cleared(state), action, step_key)
         over = state.terminated | state.truncated
-        game, events = self._new_game(deal_key, {})
-        if self.histories is not None:  # the new game's events go into the same rings: counts from 0 where one ended
-            rings, seen = self.histories.record(state.history, jnp.where(over, 0, state.history_seen), events, over)
-            state = state.replace(history=rings, history_seen=seen)
-        fresh = self._dealt(game, state.history, state.history_seen).replace(
-            terminated=state.terminated, truncated=state.truncated, rewards=state.rewards)
-        return self._observed(jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state))
+        return self._observed(_where(over, self._redealt(deal_key, *_last_step(state)), state))
+
+    def step_or_deal_batch(self, states: State, actions: jax.Array, keys: jax.Array) -> State:
+        """`jax.vmap(step_or_deal)` over a batch, game for game the same states, dealing only the games that ended.
+
+        Under `vmap` every game would compute a new deal at every step and keep it where its game ended; in a
+        batch a few games end per step (one in 50 for Secrets at 5 players), so this deals only those that ended,
+        gathered into room for `ceil(B / 32)` games, else `ceil(B / 8)`, and all B only on a step where more
+        ended (unless the game's `deal_ended_games_only` is off). It takes the batch itself (`states` with a leading axis of B games, `actions` (B,), `keys` one per game, as
+        `jax.random.split` gives them), not one game: do not vmap it.
+        """
+        batch = actions.shape[0] if jnp.ndim(actions) == 1 else None
+        if batch is None or jnp.shape(keys)[:1] != (batch,) or jnp.shape(states.current_player) != (batch,):
+            raise ValueError(f"step_or_deal_batch takes a batch: states, actions (B,) and keys (B, ...) of the same "
+                             f"B games; got actions of shape {jnp.shape(actions)}, keys of shape {jnp.shape(keys)} "
+                             f"and states of {jnp.shape(states.current_player)} games")
+        if not self.game.deal_ended_games_only:
+            return jax.vmap(self.step_or_deal)(states, actions, keys)
+        step_keys, deal_keys = jnp.moveaxis(jax.vmap(jax.random.split)(keys), 1, 0)
+        states = jax.vmap(self._advance)(jax.vmap(_cleared)(states), actions, step_keys)
+        over = states.terminated | states.truncated
+        # dealing room for a few games, for more, then all of them (gathering and scattering states costs too)
+        rooms = sorted({-(-batch // 32), -(-batch // 8)} - {batch})
+
+        def deal_some(room: int):
+            def deal(states: State) -> State:
+                (ended,) = jnp.nonzero(over, size=room, fill_value=batch)  # `batch`: no game, dropped below
+                picked = jnp.minimum(ended, batch - 1)
+                fresh = jax.vmap(self._redealt)(deal_keys[picked], *(part[picked] for part in _last_step(states)))
+                return jax.tree_util.tree_map(lambda a, b: a.at[ended].set(b, mode="drop"), states, fresh)
+            return deal
+
+        def deal_all(states: State) -> State:
+            return jax.vmap(_where)(over, jax.vmap(self._redealt)(deal_keys, *_last_step(states)), states)
+
+        smallest_room = jnp.searchsorted(jnp.asarray(rooms, jnp.int32), over.sum(), side="left")
+        states = jax.lax.switch(smallest_room, [deal_some(room) for room in rooms] + [deal_all], states)
+        return jax.vmap(self._observed)(states)
+
+    def _redealt(self, key: jax.Array, terminated: jax.Array, truncated: jax.Array, rewards: jax.Array,
+                 history: jax.Array, history_seen: jax.Array) -> State:
+        """The new game that follows one that has ended (`_last_step` of it), with that step's ends and rewards
+        (Pgx's way); its observation is left to compute."""
+        game, events = self._new_game(key, {})
+        if self.histories is not None:  # the new game's events go into the same rings: counts from 0
+            history, history_seen = self.histories.record(history, jnp.zeros_like(history_seen), events)
+        return self._dealt(game, history, history_seen).replace(terminated=terminated, truncated=truncated,
+                                                                rewards=rewards)
 
     def _new_game(self, key: jax.Array, setup: dict) -> tuple[Any, StepEvents | None]:
         """A new game's arrays, and the events of its deal where there is an event history."""
@@ -298,6 +344,21 @@ class BatchedEnv:
         return state.replace(observation=self.observe(state, state.current_player))
 
 
+def _cleared(state: State) -> State:
+    """The state with no end marked: the ends and rewards a step reports are that step's."""
+    return state.replace(terminated=jnp.zeros_like(state.terminated), truncated=jnp.zeros_like(state.truncated))
+
+
+def _last_step(state: State) -> tuple[jax.Array, ...]:
+    """What a new game keeps of the one it follows (`BatchedEnv._redealt`): not the game's own arrays."""
+    return state.terminated, state.truncated, state.rewards, state.history, state.history_seen
+
+
+def _where(condition: jax.Array, a, b):
+    """`a` where `condition`, else `b`, leaf by leaf."""
+    return jax.tree_util.tree_map(lambda x, y: jnp.where(condition, x, y), a, b)
+
+
 def auto_reset(step, init):
     """`step` that deals a new game (`init(key)`) where one ended, keeping that step's rewards and ends (Pgx's).
 
@@ -310,11 +371,9 @@ def auto_reset(step, init):
 
     def stepped(state: State, action: jax.Array, key: jax.Array) -> State:
         step_key, init_key = jax.random.split(key)
-        state = state.replace(terminated=jnp.zeros_like(state.terminated), truncated=jnp.zeros_like(state.truncated))
-        state = step(state, action, step_key)
+        state = step(_cleared(state), action, step_key)
         fresh = init(init_key).replace(terminated=state.terminated, truncated=state.truncated, rewards=state.rewards)
-        over = state.terminated | state.truncated
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state)
+        return _where(state.terminated | state.truncated, fresh, state)
 
     return stepped
 

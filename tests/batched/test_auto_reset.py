@@ -38,3 +38,38 @@ def test_a_game_that_ends_is_followed_by_a_new_game_as_init_deals_it(game, playe
             ended += int(over.sum())
         state = stepped
     assert ended >= 10
+
+
+@pytest.mark.parametrize("game, players, history_length", [("secrets", 5, 3), ("spyfall", 5, 0)])
+def test_the_batch_step_deals_only_the_games_that_ended_and_gives_the_same_states(game, players, history_length):
+    """16 games: room for 1 game, then 2, then all 16; steps where 0, 1, 2 and more games end all come (every
+    tenth step three games play an illegal action, which ends them)."""
+    env = batched.make(game, num_players=players, history_length=history_length)
+    games = 16
+    state = fast_jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(1), games))
+    each = fast_jit(jax.vmap(env.step_or_deal))
+    batch = fast_jit(env.step_or_deal_batch)
+    rng = np.random.default_rng(0)
+    endings = set()
+    for t in range(150):
+        mask = np.asarray(state.legal_action_mask)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask], dtype=np.int32)
+        if t % 10 == 9:
+            actions[:3] = -1
+        keys = jax.random.split(jax.random.PRNGKey(100 + t), games)
+        expected, stepped = each(state, actions, keys), batch(state, actions, keys)
+        leaves, _ = jax.tree_util.tree_flatten_with_path(expected)
+        for (path, a), b in zip(leaves, jax.tree_util.tree_leaves(stepped), strict=True):
+            assert np.array_equal(a, b), f"step {t}: {jax.tree_util.keystr(path)}"
+        endings.add(min(int((stepped.terminated | stepped.truncated).sum()), 3))
+        state = stepped
+    assert endings == {0, 1, 2, 3}
+
+
+def test_the_batch_step_refuses_one_game_or_mismatched_batches():
+    env = batched.make("secrets", num_players=4)
+    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 4))
+    with pytest.raises(ValueError, match="takes a batch"):
+        env.step_or_deal_batch(state, np.zeros(3, np.int32), jax.random.split(jax.random.PRNGKey(1), 3))
+    with pytest.raises(ValueError, match="takes a batch"):
+        env.step_or_deal_batch(state, np.int32(0), jax.random.PRNGKey(1))

@@ -87,7 +87,7 @@ def record(env: BatchedEnv, decide: Callable, decisions: int, key: jax.Array, ga
         uniform = jax.random.categorical(random_key, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
         by_twin = ~randoms[jnp.arange(games), actor]
         action = jnp.where(by_twin, scripted, uniform)
-        new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))
+        new = env.step_or_deal_batch(state, action, jax.random.split(step_key, games))
         done = new.terminated | new.truncated
         row = (state.observation, state.legal_action_mask, action, actor, by_twin, new.rewards, done)
         return (new, jnp.where(done[:, None], draw(draw_key), randoms)), row

@@ -221,7 +221,7 @@ class Trainer:
                     by_script = self.prior.best(scores[:first], script_key)
                 action = action.at[:first].set(jnp.where(learner[:first], action[:first], by_script))
             log_prob = jax.nn.log_softmax(logits)[rows, action]
-            new = jax.vmap(env.step_or_deal)(state, action, jax.random.split(step_key, games))
+            new = env.step_or_deal_batch(state, action, jax.random.split(step_key, games))
             done = new.terminated | new.truncated
             returns = carry.returns + new.rewards
             if env.game.seats_leave:  # a game the learner is out of has nothing left to teach: deal another
