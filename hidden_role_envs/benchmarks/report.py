@@ -157,8 +157,9 @@ def batched_table(results: dict) -> list[str]:
 
 BATCHED_INTRO = (
     "Random legal play, B games at once, compiled whole (JAX on the CPU): {chunk} moves per call, each a uniformly"
-    " random legal action per game, a new game dealt where one ended, and the current player's observation"
-    " computed every step; per second of wall-clock time. Compile time is the first call's."
+    " random legal action per game (one uniform draw per game, the same for every engine), a new game dealt where"
+    " one ended (each engine's own auto-reset), and the current player's observation computed every step; per"
+    " second of wall-clock time. Compile time is the first call's."
 )
 
 
