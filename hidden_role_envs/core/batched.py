@@ -218,10 +218,11 @@ class BatchedEnv:
         """`jax.vmap(step_or_deal)` over a batch, game for game the same states, dealing only the games that ended.
 
         Under `vmap` every game would compute a new deal at every step and keep it where its game ended; in a
-        batch a few games end per step (one in 50 for Secrets at 5 players), so this deals only those that ended,
-        gathered into room for `ceil(B / 32)` games, else `ceil(B / 8)`, and all B only on a step where more
-        ended (unless the game's `deal_ended_games_only` is off). It takes the batch itself (`states` with a leading axis of B games, `actions` (B,), `keys` one per game, as
-        `jax.random.split` gives them), not one game: do not vmap it.
+        batch a few games end per step (one in 50 for Secrets at 5 players), so this deals only those that
+        ended, gathered into room for `ceil(B / 32)` games, else `ceil(B / 8)`, and all B only on a step where
+        more ended (unless the game's `deal_ended_games_only` is off). It takes the batch itself (`states` with
+        a leading axis of B games, `actions` (B,), `keys` one per game, as `jax.random.split` gives them), not
+        one game: do not vmap it.
         """
         batch = actions.shape[0] if jnp.ndim(actions) == 1 else None
         if batch is None or jnp.shape(keys)[:1] != (batch,) or jnp.shape(states.current_player) != (batch,):
