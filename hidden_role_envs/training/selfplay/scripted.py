@@ -32,13 +32,21 @@ from hidden_role_envs.core import registry
 from hidden_role_envs.core.batched import BatchedEnv
 
 
+def _twin_module(definition):
+    """The module of the game's JAX twin (`GameDefinition.batched_scripted`, "module:function"); None where the game
+    has none."""
+    if not definition.batched_scripted:
+        return None
+    return importlib.import_module(definition.batched_scripted.split(":")[0])
+
+
 def twin_of(env: BatchedEnv):
     """The JAX twin of the game's scripted player for the env's table, `decide(observation, mask, key)`; None where
     the game has none."""
-    if not env.definition.batched_scripted:
+    twin = _twin_module(env.definition)
+    if twin is None:
         return None
-    module, function = env.definition.batched_scripted.split(":")
-    return getattr(importlib.import_module(module), function)(env.config)
+    return getattr(twin, env.definition.batched_scripted.split(":")[1])(env.config)
 
 
 def has_scores(definition) -> bool:
@@ -48,12 +56,8 @@ def has_scores(definition) -> bool:
 
 
 def _scoring(definition):
-    if not definition.batched_scripted:
-        return None
-    twin = importlib.import_module(definition.batched_scripted.split(":")[0])
-    if not hasattr(twin, "batched_scripted_scores"):
-        return None
-    return twin
+    twin = _twin_module(definition)
+    return twin if hasattr(twin, "batched_scripted_scores") else None
 
 
 class ScriptedPrior:
