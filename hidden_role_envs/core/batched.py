@@ -224,7 +224,8 @@ class BatchedEnv:
         a leading axis of B games, `actions` (B,), `keys` one per game, as `jax.random.split` gives them), not
         one game: do not vmap it.
         """
-        batch = actions.shape[0] if jnp.ndim(actions) == 1 else None
+        actions = jnp.asarray(actions)
+        batch = actions.shape[0] if actions.ndim == 1 else None
         if batch is None or jnp.shape(keys)[:1] != (batch,) or jnp.shape(states.current_player) != (batch,):
             raise ValueError(f"step_or_deal_batch takes a batch: states, actions (B,) and keys (B, ...) of the same "
                              f"B games; got actions of shape {jnp.shape(actions)}, keys of shape {jnp.shape(keys)} "
