@@ -24,7 +24,8 @@ for the mover and 0 for everyone else (`illegal="penalize"` of `env()`); the
 turn limit truncates. Unlike Pgx, the mask of a finished game is all False,
 as `env()`'s is. `auto_reset` deals a new game where one ended;
 `env.step_or_deal_batch` steps a whole batch so, dealing only the games that
-ended (the trainer's and the benchmark's step).
+ended (the trainer's and the benchmark's step). `env.move` is `step`
+without the observation, for loops that observe once at their end.
 
 Fixed deals come from the Python side: `env.setup({...})` reads the same
 `setup` as `env().reset(options={"setup": ...})` (checked the same way) into
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -201,7 +203,7 @@ class BatchedEnv:
         return self._observed(self._deal(key, setup))
 
     def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
-        return self._observed(self._advance(state, action, key))
+        return self._observed(self.move(state, action, key))
 
     def step_or_deal(self, state: State, action: jax.Array, key: jax.Array) -> State:
         """`step`, then a new game where this one ended (`auto_reset`), the observation computed once.
@@ -210,7 +212,7 @@ class BatchedEnv:
         they are cleared when it plays its first move.
         """
         step_key, deal_key = jax.random.split(key)
-        state = self._advance(_cleared(state), action, step_key)
+        state = self.move(_cleared(state), action, step_key)
         over = state.terminated | state.truncated
         return self._observed(_where(over, self._redealt(deal_key, *_last_step(state)), state))
 
@@ -219,10 +221,9 @@ class BatchedEnv:
 
         Under `vmap` every game would compute a new deal at every step and keep it where its game ended; in a
         batch a few games end per step (one in 50 for Secrets at 5 players), so this deals only those that
-        ended, gathered into room for `ceil(B / 32)` games, else `ceil(B / 8)`, and all B only on a step where
-        more ended (unless the game's `deal_ended_games_only` is off). It takes the batch itself (`states` with
-        a leading axis of B games, `actions` (B,), `keys` one per game, as `jax.random.split` gives them), not
-        one game: do not vmap it.
+        ended (`replaced_where`), unless the game's `deal_ended_games_only` is off. It takes the batch itself
+        (`states` with a leading axis of B games, `actions` (B,), `keys` one per game, as `jax.random.split`
+        gives them), not one game: do not vmap it.
         """
         actions = jnp.asarray(actions)
         batch = actions.shape[0] if actions.ndim == 1 else None
@@ -233,24 +234,9 @@ class BatchedEnv:
         if not self.game.deal_ended_games_only:
             return jax.vmap(self.step_or_deal)(states, actions, keys)
         step_keys, deal_keys = jnp.moveaxis(jax.vmap(jax.random.split)(keys), 1, 0)
-        states = jax.vmap(self._advance)(jax.vmap(_cleared)(states), actions, step_keys)
+        states = jax.vmap(self.move)(jax.vmap(_cleared)(states), actions, step_keys)
         over = states.terminated | states.truncated
-        # dealing room for a few games, for more, then all of them (gathering and scattering states costs too)
-        rooms = sorted({-(-batch // 32), -(-batch // 8)} - {batch})
-
-        def deal_some(room: int):
-            def deal(states: State) -> State:
-                (ended,) = jnp.nonzero(over, size=room, fill_value=batch)  # `batch`: no game, dropped below
-                picked = jnp.minimum(ended, batch - 1)
-                fresh = jax.vmap(self._redealt)(deal_keys[picked], *(part[picked] for part in _last_step(states)))
-                return jax.tree_util.tree_map(lambda a, b: a.at[ended].set(b, mode="drop"), states, fresh)
-            return deal
-
-        def deal_all(states: State) -> State:
-            return jax.vmap(_where)(over, jax.vmap(self._redealt)(deal_keys, *_last_step(states)), states)
-
-        smallest_room = jnp.searchsorted(jnp.asarray(rooms, jnp.int32), over.sum(), side="left")
-        states = jax.lax.switch(smallest_room, [deal_some(room) for room in rooms] + [deal_all], states)
+        states = replaced_where(over, self._redealt, (deal_keys, *_last_step(states)), states)
         return jax.vmap(self._observed)(states)
 
     def _redealt(self, key: jax.Array, terminated: jax.Array, truncated: jax.Array, rewards: jax.Array,
@@ -292,7 +278,9 @@ class BatchedEnv:
             history_seen=seen,
         )
 
-    def _advance(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
+    def move(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+        """`step` without the observation: `state.observation` is left as it was. For loops of many moves that
+        need the observation once at the end (`observe` reads the state, not that field)."""
         key = jax.random.PRNGKey(0) if key is None else key
         action = jnp.asarray(action, jnp.int32)
         done = state.terminated | state.truncated
@@ -344,6 +332,33 @@ class BatchedEnv:
 
     def _observed(self, state: State) -> State:
         return state.replace(observation=self.observe(state, state.current_player))
+
+
+def replaced_where(over: jax.Array, fresh: Callable, args: tuple, current):
+    """`current` (a batch of B) with each row where `over` replaced by `fresh(*that row of args)`, computing
+    `fresh` for those rows only.
+
+    Under `vmap` every row would compute `fresh` and keep it where `over`; when a few rows are over (games that
+    ended, in a batch where one game in 10 to 50 ends per step) this gathers them into room for `ceil(B / 32)`
+    rows, else `ceil(B / 8)`, and computes all B only where more are over. Gathering and scattering cost too,
+    hence the sizes. Row for row the result is that of the `vmap`.
+    """
+    batch = over.shape[0]
+    rooms = sorted({-(-batch // 32), -(-batch // 8)} - {batch})
+
+    def some(room: int):
+        def replace(current):
+            (rows,) = jnp.nonzero(over, size=room, fill_value=batch)  # `batch`: no row, dropped below
+            picked = jnp.minimum(rows, batch - 1)
+            new = jax.vmap(fresh)(*(arg[picked] for arg in args))
+            return jax.tree_util.tree_map(lambda a, b: a.at[rows].set(b, mode="drop"), current, new)
+        return replace
+
+    def every(current):
+        return jax.vmap(_where)(over, jax.vmap(fresh)(*args), current)
+
+    smallest_room = jnp.searchsorted(jnp.asarray(rooms, jnp.int32), over.sum(), side="left")
+    return jax.lax.switch(smallest_room, [some(room) for room in rooms] + [every], current)
 
 
 def _cleared(state: State) -> State:

@@ -35,6 +35,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from hidden_role_envs import batched
+from hidden_role_envs.core.batched import replaced_where
 from hidden_role_envs.core.checks import check_int
 
 # A seat whose decisions this many opponent moves in a row never come (a bug, or a game where the learner
@@ -72,7 +73,7 @@ class BatchedSingleSeatEnv(VectorEnv):
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self._reset_all = jax.jit(jax.vmap(self._new_game))
-        self._step_all = jax.jit(jax.vmap(self._learner_step))
+        self._step_all = jax.jit(self._step_batch)
         self._games = None
         self._key = jax.random.PRNGKey(0)
 
@@ -87,7 +88,7 @@ class BatchedSingleSeatEnv(VectorEnv):
             n = self.engine.num_players
             seat = jax.random.randint(seat_key, (), 0, n) if self.fixed_seat is None else jnp.int32(self.fixed_seat)
             state, paid = self._play_others(self.engine.init(game_key), seat, play_key)
-            return state, seat, paid
+            return state.replace(observation=self.engine.observe(state, seat)), seat, paid
 
         def ended(carry):
             (state, _, _), _, tries = carry
@@ -103,7 +104,10 @@ class BatchedSingleSeatEnv(VectorEnv):
         return game
 
     def _play_others(self, state, seat, key):
-        """The other seats play until the learner must decide or the game is over; what that paid the learner."""
+        """The other seats play until the learner must decide or the game is over; what that paid the learner.
+
+        The state's observation is left to the caller (the learner's, once): each opponent gets its own through
+        `observe`, which XLA leaves out where the opponent reads only the mask (`random_opponent`)."""
 
         def others_to_play(carry):
             state, _, _, moves = carry
@@ -112,24 +116,31 @@ class BatchedSingleSeatEnv(VectorEnv):
         def one_move(carry):
             state, key, paid, moves = carry
             key, act_key, step_key = jax.random.split(key, 3)
-            action = self.opponents(state.observation, state.legal_action_mask, act_key)
-            state = self.engine.step(state, action, step_key)
+            action = self.opponents(self.engine.observe(state, state.current_player), state.legal_action_mask, act_key)
+            state = self.engine.move(state, action, step_key)
             return state, key, paid + state.rewards[seat], moves + 1
 
         state, _, paid, _ = jax.lax.while_loop(others_to_play, one_move, (state, key, jnp.float32(0), jnp.int32(0)))
         return state, paid
 
-    def _learner_step(self, state, seat, action, key):
-        step_key, play_key, deal_key = jax.random.split(key, 3)
-        state = self.engine.step(state, action, step_key)
+    def _learner_move(self, state, seat, action, step_key, play_key):
+        """The learner's move and the others' up to its next decision: the new state, what they paid the
+        learner, and its last observation, ends included (the final observation where the game ended)."""
+        state = self.engine.move(state, action, step_key)
         reward = state.rewards[seat]
         state, paid = self._play_others(state, seat, play_key)
-        reward = reward + paid
-        over = state.terminated | state.truncated
-        final = (self.engine.observe(state, seat), state.terminated, state.truncated)
-        fresh, fresh_seat, _ = self._new_game(deal_key)
-        state = jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), fresh, state)
-        return state, jnp.where(over, fresh_seat, seat), reward, final
+        observation = self.engine.observe(state, seat)
+        return state.replace(observation=observation), reward + paid, (observation, state.terminated, state.truncated)
+
+    def _step_batch(self, states, seats, actions, keys):
+        """Every game's learner move, then a new game (`_new_game`) where one ended, dealt for those games only:
+        a deal plays the others up to the learner's first decision, as costly as a move or more."""
+        step_keys, play_keys, deal_keys = jnp.moveaxis(jax.vmap(lambda key: jax.random.split(key, 3))(keys), 1, 0)
+        states, rewards, final = jax.vmap(self._learner_move)(states, seats, actions, step_keys, play_keys)
+        over = states.terminated | states.truncated
+        states, seats = replaced_where(over, lambda key: self._new_game(key)[:2], (deal_keys,),
+                                       (states, seats))
+        return states, seats, rewards, final
 
     # --- the Gymnasium VectorEnv API ---------------------------------------------------
 

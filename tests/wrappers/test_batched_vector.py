@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-pytest.importorskip("jax")
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
 
 from hidden_role_envs.wrappers.batched_vector import BatchedSingleSeatEnv, sb3_vec_env  # noqa: E402
 
@@ -51,6 +52,34 @@ def test_the_same_seed_replays_the_same_games(envs):
     assert np.array_equal(seats, seats_again) and np.array_equal(trace, trace_again)
     envs.reset(seed=4)
     assert not np.array_equal(envs.reset(seed=3)[0], envs.reset(seed=4)[0])  # and another seed, other games
+
+
+def test_only_the_games_that_ended_are_dealt_again_and_each_as_its_own_key_deals_it():
+    """16 games: room for 1 new game, then 2, then all 16; steps where 0, 1, 2 and more games end all come."""
+    envs = BatchedSingleSeatEnv("secrets", num_envs=16, num_players=4)
+
+    def one_game(state, seat, action, key):  # the whole step of one game, a new game computed whether it ended or not
+        step_key, play_key, deal_key = jax.random.split(key, 3)
+        state, reward, final = envs._learner_move(state, seat, action, step_key, play_key)
+        fresh, fresh_seat, _ = envs._new_game(deal_key)
+        over = state.terminated | state.truncated
+        state = jax.tree_util.tree_map(lambda new, old: jnp.where(over, new, old), fresh, state)
+        return state, jnp.where(over, fresh_seat, seat), reward, final
+
+    each = jax.jit(jax.vmap(one_game))
+    envs.reset(seed=0)
+    games, seats = envs._games, envs._seats
+    rng = np.random.default_rng(0)
+    endings = set()
+    for t in range(80):
+        actions = jnp.asarray([rng.choice(np.flatnonzero(m)) for m in np.asarray(games.legal_action_mask)], jnp.int32)
+        keys = jax.random.split(jax.random.PRNGKey(t), 16)
+        expected, stepped = each(games, seats, actions, keys), envs._step_all(games, seats, actions, keys)
+        for a, b in zip(jax.tree_util.tree_leaves(expected), jax.tree_util.tree_leaves(stepped), strict=True):
+            assert np.array_equal(a, b), f"step {t}"
+        games, seats = stepped[:2]
+        endings.add(min(int((stepped[3][1] | stepped[3][2]).sum()), 3))
+    assert endings == {0, 1, 2, 3}
 
 
 def test_a_fixed_seat_is_the_learners_in_every_game():
