@@ -2,7 +2,7 @@
 
 Each case plays B games at once, compiled whole: `CHUNK` moves per call of
 one `lax.scan`, each move a uniformly random legal action per game (one
-uniform draw per game, `random_legal_actions`), a step that deals a new game
+uniform draw per game, `core.batched.random_legal_actions`), a step that deals a new game
 where one ended, and the current player's observation computed, as Pgx's own
 benchmarks do. The step is each engine's own for a batch: ours is
 `step_or_deal_batch`, which deals only the games that ended; Pgx's is its
@@ -42,6 +42,8 @@ class BatchedCase(Case):
     def prepare(self) -> None:
         import jax
 
+        from hidden_role_envs.core import batched as engine
+
         init, step = self.make()
         batch = self.batch
         keys = jax.random.split(jax.random.PRNGKey(self.seed), batch)
@@ -49,7 +51,7 @@ class BatchedCase(Case):
         def move(carry, _):
             state, key = carry
             key, act_key, step_key = jax.random.split(key, 3)
-            action = random_legal_actions(act_key, state.legal_action_mask)
+            action = engine.random_legal_actions(act_key, state.legal_action_mask)
             state = step(state, action, jax.random.split(step_key, batch))
             return (state, key), (state.terminated | state.truncated).sum()
 
@@ -80,18 +82,6 @@ class BatchedCase(Case):
 
     def close(self) -> None:
         self._chunk = self._state = None
-
-
-def random_legal_actions(key, masks):
-    """One uniformly random legal action per game, from one uniform draw per game: the k-th legal action, k drawn
-    below the game's count of them. (Drawing one number per action, as Pgx's benchmarks do, costs a game with a
-    hundred actions more than the step of its engine; 0 where none is legal.)"""
-    import jax
-    import jax.numpy as jnp
-
-    count = masks.sum(axis=-1)
-    k = jnp.minimum(jnp.floor(jax.random.uniform(key, count.shape) * count), count - 1)
-    return jnp.argmax(jnp.cumsum(masks, axis=-1) > k[:, None], axis=-1)
 
 
 def ours(game: str, players: int) -> Callable:

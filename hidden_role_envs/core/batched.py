@@ -416,6 +416,15 @@ def shuffle(bits: jax.Array, items: jax.Array) -> jax.Array:
     return jnp.zeros_like(items).at[rank].set(items)
 
 
+def random_legal_actions(key: jax.Array, masks: jax.Array) -> jax.Array:
+    """A uniformly random legal action for each mask (over the last axis), from one uniform draw per mask: the
+    k-th legal action, k drawn below the count of them. (One draw per action, as Pgx's benchmarks draw, costs a
+    game with a hundred actions more than its engine's step; 0 where none is legal.)"""
+    count = masks.sum(axis=-1)
+    k = jnp.minimum(jnp.floor(jax.random.uniform(key, count.shape) * count), count - 1)
+    return jnp.argmax(jnp.cumsum(masks, axis=-1) > k[..., None], axis=-1)
+
+
 def one_hot(index: jax.Array, size: int) -> jax.Array:
     """One-hot of `index` (all zeros for a negative index: NOBODY)."""
     return (jnp.arange(size) == index).astype(jnp.float32)

@@ -35,7 +35,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from hidden_role_envs import batched
-from hidden_role_envs.core.batched import replaced_where
+from hidden_role_envs.core.batched import random_legal_actions, replaced_where
 from hidden_role_envs.core.checks import check_int
 
 # A seat whose decisions this many opponent moves in a row never come (a bug, or a game where the learner
@@ -45,8 +45,8 @@ MAX_DEALS = 100
 
 
 def random_opponent(observation: jax.Array, mask: jax.Array, key: jax.Array) -> jax.Array:
-    """Uniform over the legal actions (the argmax of uniform draws over them)."""
-    return jnp.argmax(jnp.where(mask, jax.random.uniform(key, mask.shape), -1.0))
+    """Uniform over the legal actions (one draw, whatever their number)."""
+    return random_legal_actions(key, mask)
 
 
 class BatchedSingleSeatEnv(VectorEnv):

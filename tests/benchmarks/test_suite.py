@@ -159,24 +159,3 @@ def test_hidden_roles_bench_has_help_and_refuses_bad_input():
 def test_the_do_nothing_env_follows_the_aec_protocol():
     api_test(noop.raw_env(), num_cycles=100)
     api_test(noop.env(), num_cycles=100)
-
-
-def test_the_batched_cases_random_play_is_uniform_over_the_legal_actions():
-    jax = pytest.importorskip("jax")
-    import numpy as np
-
-    from hidden_role_envs.benchmarks.batched import random_legal_actions
-
-    masks = np.zeros((4, 7), bool)
-    masks[0, [1, 4, 6]] = True
-    masks[1, 3] = True
-    masks[2] = True
-    masks[3, [0, 6]] = True
-    draws = 20_000
-    keys = jax.random.split(jax.random.PRNGKey(0), draws)
-    actions = np.asarray(jax.vmap(lambda key: random_legal_actions(key, masks))(keys))  # (draws, games)
-    for game, mask in enumerate(masks):
-        counts = np.bincount(actions[:, game], minlength=7)
-        assert not counts[~mask].any(), f"game {game} drew an illegal action"
-        share = counts[mask] / draws
-        assert np.all(np.abs(share - 1 / mask.sum()) < 0.015), f"game {game}: {share}"
