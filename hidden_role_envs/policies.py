@@ -174,9 +174,12 @@ class TrainedPolicy:
         self._logits = jax.jit(logits)
 
     def __call__(self, observation: dict) -> int:
+        return int(np.argmax(self.action_logits(observation)))
+
+    def action_logits(self, observation: dict) -> np.ndarray:
+        """The policy's logit of every action, -inf where illegal: it plays the largest."""
         mask = np.asarray(observation["action_mask"], bool)
-        return int(np.argmax(np.where(mask, np.asarray(self._logits(self.params, observation["observation"], mask)),
-                                      -np.inf)))
+        return np.where(mask, np.asarray(self._logits(self.params, observation["observation"], mask)), -np.inf)
 
 
 def _scripted_prior(architecture):
@@ -201,7 +204,8 @@ def is_model_path(spec: object) -> bool:
 
 
 def make_policy(spec: str | Policy, env: Any, seed: int | None = None) -> Policy:
-    """The policy a spec names, to play in `env` (any of its seats); ValueError saying what is accepted if it names none."""
+    """The policy a spec names, to play in `env` (any of its seats); ValueError saying what is accepted if it names
+    none."""
     if callable(spec):
         return spec
     if spec == "random":
