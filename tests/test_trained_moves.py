@@ -33,8 +33,9 @@ def shipped_moves(game: str) -> list[tuple[int, float]]:
     seed = 0
     while len(moves) < POSITIONS:
         for _, observation, _ in decisions(env, uniform_choice(rng), seed):
-            logits = np.sort(policy.action_logits(observation))[::-1]
-            moves.append((int(np.argmax(policy.action_logits(observation))), float(logits[0] - logits[1])))
+            logits = policy.action_logits(observation)
+            best, second = np.sort(logits)[::-1][:2]
+            moves.append((int(np.argmax(logits)), float(best - second)))
             if len(moves) == POSITIONS:
                 break
         seed += 1

@@ -88,7 +88,7 @@ class BatchedSingleSeatEnv(VectorEnv):
             n = self.engine.num_players
             seat = jax.random.randint(seat_key, (), 0, n) if self.fixed_seat is None else jnp.int32(self.fixed_seat)
             state, paid = self._play_others(self.engine.init(game_key), seat, play_key)
-            return state.replace(observation=self.engine.observe(state, seat)), seat, paid
+            return state, seat, paid
 
         def ended(carry):
             (state, _, _), _, tries = carry
@@ -100,8 +100,8 @@ class BatchedSingleSeatEnv(VectorEnv):
             return deal(deal_key), key, tries + 1
 
         key, first = jax.random.split(key)
-        game, _, _ = jax.lax.while_loop(ended, again, (deal(first), key, jnp.int32(1)))
-        return game
+        (state, seat, paid), _, _ = jax.lax.while_loop(ended, again, (deal(first), key, jnp.int32(1)))
+        return state.replace(observation=self.engine.observe(state, seat)), seat, paid  # the learner's, once
 
     def _play_others(self, state, seat, key):
         """The other seats play until the learner must decide or the game is over; what that paid the learner.
