@@ -42,18 +42,19 @@ def test_the_features_mark_the_best_actions_and_place_the_others_below_by_their_
 
 def test_on_played_positions_the_twins_choice_is_always_among_the_marked_best():
     env = batched.make("secrets", num_players=5)
-    prior, decide = ScriptedPrior(env.definition, env.config), jax.vmap(twin_of(env))
-    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 64))
+    features_of = jax.jit(ScriptedPrior(env.definition, env.config).features)
+    decide, step = jax.jit(jax.vmap(twin_of(env))), jax.jit(jax.vmap(env.step_or_deal))
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), 64))
     marked = 0
     for move in range(30):
         keys = jax.random.split(jax.random.PRNGKey(move), 64)
-        features = np.asarray(prior.features(state.observation, state.legal_action_mask))
+        features = np.asarray(features_of(state.observation, state.legal_action_mask))
         chosen = np.asarray(decide(state.observation, state.legal_action_mask, keys))
         top = features[..., 0] > 0
         assert top[np.arange(64), chosen].all()
         assert not (top & ~np.asarray(state.legal_action_mask)).any()  # only legal actions are marked
         marked += top.sum()
-        state = jax.vmap(env.step_or_deal)(state, jnp.asarray(chosen), keys)
+        state = step(state, jnp.asarray(chosen), keys)
     assert marked > 64 * 30  # some positions have ties: the twin draws among them
 
 
@@ -93,7 +94,7 @@ def test_in_the_rollout_the_learner_reads_the_prior_and_the_scripted_seats_play_
     run = trainer.start(jax.random.PRNGKey(0), _follower(env))  # the learner follows the scripted player too
     _, samples, _ = jax.jit(trainer._rollout)(run["params"], run["opponent"], run["carry"])
     samples = jax.tree_util.tree_map(np.asarray, samples)
-    recomputed = ScriptedPrior(env.definition, env.config).features(
+    recomputed = jax.jit(ScriptedPrior(env.definition, env.config).features)(
         samples.observation.reshape(-1, env.layout.size), samples.mask.reshape(-1, env.num_actions))
     assert np.allclose(samples.prior.reshape(recomputed.shape), recomputed, atol=1e-5)  # stored for the update
     player = env.definition.scripted_player(env.config, 0)
