@@ -68,7 +68,7 @@ def test_the_batch_step_deals_only_the_games_that_ended_and_gives_the_same_state
 
 def test_the_batch_step_refuses_one_game_or_mismatched_batches():
     env = batched.make("secrets", num_players=4)
-    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 4))
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), 4))
     with pytest.raises(ValueError, match="takes a batch"):
         env.step_or_deal_batch(state, np.zeros(3, np.int32), jax.random.split(jax.random.PRNGKey(1), 3))
     with pytest.raises(ValueError, match="takes a batch"):
