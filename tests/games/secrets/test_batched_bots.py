@@ -96,6 +96,20 @@ def test_the_twin_under_vmap_decides_as_one_at_a_time_and_breaks_ties_at_random(
         assert (played["scores"][i, picks] >= best[i] - 1e-4).all()
 
 
+def test_the_twins_scores_are_the_same_however_the_states_are_batched():
+    """Unbatched, under one `vmap` and under two (its estimates take the batch as their last axis under `vmap`)."""
+    played = decisions(5, games=4)
+    observations, masks = played["observation"][:24], played["mask"][:24]
+    scores_of = _build(SecretsConfig(5))[1]
+    flat = np.asarray(jax.jit(jax.vmap(scores_of))(observations, masks))
+    nested = np.asarray(jax.jit(jax.vmap(jax.vmap(scores_of)))(observations.reshape(4, 6, -1), masks.reshape(4, 6, -1)))
+    one = jax.jit(scores_of)
+    single = np.stack([np.asarray(one(o, m)) for o, m in zip(observations, masks)])
+    for batched in (nested.reshape(flat.shape), single):
+        np.testing.assert_array_equal(np.isfinite(batched), np.isfinite(flat))
+        assert np.max(np.abs(np.where(np.isfinite(flat), batched - flat, 0.0))) < 1e-6
+
+
 def test_the_twin_finishes_its_own_games_with_legal_actions():
     """In every seat, playing its own choices (at a table size the other tests leave out): every action is legal
     and every game ends by the rules."""
