@@ -32,21 +32,20 @@ from hidden_role_envs.core import registry
 from hidden_role_envs.core.batched import BatchedEnv
 
 
-def _twin_module(definition):
-    """The module of the game's JAX twin (`GameDefinition.batched_scripted`, "module:function"); None where the game
-    has none."""
+def _twin(definition) -> tuple:
+    """(module, name of its function) of the game's JAX twin (`GameDefinition.batched_scripted`,
+    "module:function"); (None, None) where the game has none."""
     if not definition.batched_scripted:
-        return None
-    return importlib.import_module(definition.batched_scripted.split(":")[0])
+        return None, None
+    module, function = definition.batched_scripted.split(":")
+    return importlib.import_module(module), function
 
 
 def twin_of(env: BatchedEnv):
     """The JAX twin of the game's scripted player for the env's table, `decide(observation, mask, key)`; None where
     the game has none."""
-    twin = _twin_module(env.definition)
-    if twin is None:
-        return None
-    return getattr(twin, env.definition.batched_scripted.split(":")[1])(env.config)
+    module, function = _twin(env.definition)
+    return None if module is None else getattr(module, function)(env.config)
 
 
 def has_scores(definition) -> bool:
@@ -56,8 +55,8 @@ def has_scores(definition) -> bool:
 
 
 def _scoring(definition):
-    twin = _twin_module(definition)
-    return twin if hasattr(twin, "batched_scripted_scores") else None
+    module, _ = _twin(definition)
+    return module if hasattr(module, "batched_scripted_scores") else None
 
 
 class ScriptedPrior:
