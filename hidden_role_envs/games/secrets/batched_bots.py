@@ -186,7 +186,7 @@ def _build(config: SecretsConfig):
     # The estimate reads a few seats and identities per situation. It runs with the situations on the last axis,
     # and under `vmap` the batch goes there too (`situations_batch_last`): XLA's CPU code vectorises along the
     # last axis only, and with the batch first that axis would be the seats, five to eight wide. The twin then
-    # spent most of its time here; with the batch last the whole twin runs twice as fast.
+    # spent most of its time here; with the batch last the whole twin runs 1.4 to 2 times as fast.
 
     def win_chance(scores: jax.Array, counts: jax.Array, ids: jax.Array) -> jax.Array:
         """Seat 0's chance to win in each situation: the leading axes of scores and counts (..., seats) and of
@@ -194,7 +194,7 @@ def _build(config: SecretsConfig):
         lead = jnp.broadcast_shapes(scores.shape[:-1], counts.shape[:-1], ids.shape[:-2])
 
         def situations_last(array: jax.Array, own_axes: int) -> jax.Array:
-            own = array.shape[len(array.shape) - own_axes:]
+            own = array.shape[-own_axes:]
             return jnp.moveaxis(jnp.broadcast_to(array, lead + own).reshape((-1,) + own), 0, -1)
 
         chances = situations_win_chance(situations_last(scores, 1), situations_last(counts, 1), situations_last(ids, 2))
