@@ -13,7 +13,10 @@ player count and its game's own arguments), so it fits the table it sits at:
   backend; plain arrays, safe to load from anywhere; needs the `jax` extra)
   or to a model saved by the SB3 backend (`.zip`, sb3-contrib's
   MaskablePPO; needs the `train` extra), playing its most likely legal
-  action;
+  action; a policy trained with `--history K` reads the last K events of
+  the `history` block, so it plays only in an env made with
+  `history_length=K` or more (`events_read` says how many a set of specs
+  needs; the other policies read the entries before that block);
 - `"always:<action name>"`: a one-rule counter-strategy, the scripted
   player except that it plays that action whenever it is legal
   (`always:refuse` refuses every Offer in Secrets, `always:claim` contests
@@ -32,8 +35,9 @@ you would run code from). The `.npz` policies hold arrays only.
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +106,7 @@ class SavedModelPolicy:
     """
 
     def __init__(self, path: str, env: Any = None):
+        self._reads = None  # the observation's entries it reads: all, or those before a history block
         if not os.path.isfile(path):
             raise ValueError(f"no saved model at {path!r}")
         try:
@@ -122,7 +127,9 @@ class SavedModelPolicy:
         agent = game.possible_agents[0]
         expected = (game.observation_space(agent)["observation"].shape, game.action_space(agent).n)
         found = (getattr(self.model.observation_space, "shape", None), getattr(self.model.action_space, "n", None))
-        if found != expected:
+        if found == ((_state_size(game),), expected[1]):  # an env with a history block, for another seat's policy
+            self._reads = found[0][0]
+        elif found != expected:
             raise ValueError(
                 f"{self.path!r} is a model for observations of shape {found[0]} and {found[1]} actions; "
                 f"{game.definition.title} with {game.num_players} players has {expected[0]} and {expected[1]}: "
@@ -131,7 +138,7 @@ class SavedModelPolicy:
 
     def __call__(self, observation: dict) -> int:
         action, _ = self.model.predict(
-            observation["observation"], action_masks=observation["action_mask"].astype(bool), deterministic=True
+            observation["observation"][: self._reads], action_masks=observation["action_mask"].astype(bool), deterministic=True
         )
         return int(action)
 
@@ -155,20 +162,13 @@ class TrainedPolicy:
         self.path = path
         self.params, self.architecture, _ = network.load(path)
         if env is not None:
-            game = env.unwrapped
-            size = game.observation_space(game.possible_agents[0])["observation"].shape[0]
-            found = (self.architecture.game, self.architecture.num_players, self.architecture.observation_size)
-            if found != (game.definition.name, game.num_players, size):
-                raise ValueError(
-                    f"{path!r} is a policy for {found[0]} with {found[1]} players (observations of {found[2]}); "
-                    f"this env is {game.definition.name} with {game.num_players} players ({size}): a policy plays "
-                    "only the game and table size it was trained for"
-                )
+            _check_fits(path, self.architecture, env.unwrapped)
         links = self.architecture.links
         features = _scripted_prior(self.architecture)
+        reads = self.architecture.observation_size
 
         def logits(params, observation, mask):
-            o, m = observation[None], mask[None]
+            o, m = observation[None, :reads], mask[None]
             return network.apply(params, o, m, links=links, prior=features(o, m) if features else None)[0][0]
 
         self._logits = jax.jit(logits)
@@ -180,6 +180,46 @@ class TrainedPolicy:
         """The policy's logit of every action, -inf where illegal: it plays the largest."""
         mask = np.asarray(observation["action_mask"], bool)
         return np.where(mask, np.asarray(self._logits(self.params, observation["observation"], mask)), -np.inf)
+
+
+def _check_fits(path: str, architecture, game) -> None:
+    """ValueError naming the file unless the policy can play in the env `game` (`Architecture.reads`)."""
+    size = game.observation_space(game.possible_agents[0])["observation"].shape[0]
+    found = (architecture.game, architecture.num_players)
+    if found != (game.definition.name, game.num_players) or architecture.state_size != _state_size(game):
+        raise ValueError(
+            f"{path!r} is a policy for {found[0]} with {found[1]} players (observations of "
+            f"{architecture.state_size} before any history block); this env is {game.definition.name} with "
+            f"{game.num_players} players ({_state_size(game)}): a policy plays only the game and table size it was "
+            "trained for"
+        )
+    if not architecture.reads(size, game.history_length):
+        raise ValueError(f"{path!r} reads the last {architecture.history_length} events the seat saw: make the env "
+                         f"with history_length={architecture.history_length} or more (this one has "
+                         f"{game.history_length})")
+
+
+def _state_size(game) -> int:
+    """The env's observation entries before its history block, if it has one."""
+    fields = game.observation_fields
+    return fields["history"].start if "history" in fields else game.observation_space(
+        game.possible_agents[0])["observation"].shape[0]
+
+
+def events_read(specs: Iterable[Any]) -> int:
+    """The most events a saved policy among `specs` reads from the history block (0 if none does): the
+    `history_length` of an env where they can all play."""
+    return max((_history_length(os.fspath(spec)) for spec in specs
+                if is_model_path(spec) and os.fspath(spec).endswith(".npz")), default=0)
+
+
+def _history_length(path: str) -> int:
+    """The events a saved policy reads, from its metadata alone (0 for a file that is none: loading it says why)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return int(json.loads(str(data["meta"]))["architecture"].get("history_length", 0))
+    except Exception:  # noqa: BLE001  (missing, not an npz, another program's npz: `TrainedPolicy` names the fault)
+        return 0
 
 
 def _scripted_prior(architecture):

@@ -117,7 +117,7 @@ import numpy as np
 
 from hidden_role_envs.core import registry
 from hidden_role_envs.core.behaviour import Behaviour
-from hidden_role_envs.policies import POLICY_NAMES, is_counter_spec, is_model_path, make_policy
+from hidden_role_envs.policies import POLICY_NAMES, events_read, is_counter_spec, is_model_path, make_policy
 from hidden_role_envs.text.seat import DEFAULT_RETRIES, NarratedSeat, TextFigures, TextSeat, is_text_spec, text_agent
 from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int, run_command
 from hidden_role_envs.training.progress import progress_bar
@@ -191,7 +191,7 @@ def play(
 ) -> tuple[list[int], int, list]:
     """Play `games` seeded games; the wins of each name's player (indexed like `plan`), the games truncated, and the
     players (a text seat keeps its figures). `on_winners`, `on_behaviour`: see `play_games`."""
-    env = registry.make(game, num_players=num_players)
+    env = registry.make(game, num_players=num_players, history_length=events_read(plan))
     models = {name: make_policy(name, env) for name in set(plan) if is_model_path(name)}
 
     def player(i: int, name) -> Any:
@@ -465,12 +465,14 @@ def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.
     return run_command("evaluate", lambda: _run(build_parser(prog).parse_args(argv)))
 
 
-def table(game: str, players: int | None) -> Any:
-    """The env of the command line's game and table size (UsageError naming what is wrong)."""
+def table(game: str, players: int | None, policies: str = "") -> Any:
+    """The env of the command line's game and table size (UsageError naming what is wrong), with the history block
+    that the saved policies among the comma-separated `policies` read, if any."""
     if game not in registry.GAMES:
         raise UsageError(f"unknown game {game!r}; choose from: {', '.join(registry.GAMES)}")
+    history = events_read(name.strip() for name in policies.split(","))
     try:
-        return registry.make(game, **({} if players is None else {"num_players": players}))
+        return registry.make(game, history_length=history, **({} if players is None else {"num_players": players}))
     except ValueError as error:  # the environment names the bad argument and the allowed range
         raise UsageError(f"--players: {error}") from None
 
@@ -493,7 +495,7 @@ def policy_names(text: str, probe: Any, option: str) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    probe = table(args.game, args.players)
+    probe = table(args.game, args.players, args.seats)
     num_players = probe.unwrapped.num_players
     names = policy_names(args.seats, probe, "--seats")
     try:

@@ -51,11 +51,13 @@ class Demonstrations:
         )
 
 
-def record(game: str, num_players: int, opponents: list[str], seeds: range, gamma: float) -> Demonstrations:
-    """Play one seeded game per seed with the scripted player in the learner's (random) seat."""
+def record(game: str, num_players: int, opponents: list[str], seeds: range, gamma: float,
+           history_length: int = 0) -> Demonstrations:
+    """Play one seeded game per seed with the scripted player in the learner's (random) seat; the observations
+    end with the last `history_length` events (none: 0), for a policy that reads them."""
     from hidden_role_envs.wrappers.single_seat import SingleSeatEnv
 
-    env = SingleSeatEnv(game, num_players=num_players, opponents=opponents)
+    env = SingleSeatEnv(game, num_players=num_players, opponents=opponents, history_length=history_length)
     teacher = make_policy("scripted", env.aec, seeds.start)
     observations, masks, actions, returns = [], [], [], []
     for seed in seeds:
@@ -94,12 +96,14 @@ def collect(
     gamma: float,
     processes: int,
     on_recorded: Callable[[int], None] = lambda count: None,
+    history_length: int = 0,
 ) -> Demonstrations:
     """Whole seeded games of demonstrations until they hold at least `decisions` decisions.
 
     Games are recorded in blocks, in `processes` worker processes, and the
     blocks are taken in order of their seeds, so the result does not depend
-    on the number of processes. `on_recorded` gets the decisions of each block taken.
+    on the number of processes. `on_recorded` gets the decisions of each block taken; `history_length`: see
+    `record`.
     """
     first = seed * 1_000_003  # keeps the seeds of runs with different --seed apart
     blocks = (range(first + i * GAMES_PER_TASK, first + (i + 1) * GAMES_PER_TASK) for i in itertools.count())
@@ -115,14 +119,15 @@ def collect(
 
     if processes <= 1:
         for block in blocks:
-            if take(record(game, num_players, opponents, block, gamma)):
+            if take(record(game, num_players, opponents, block, gamma, history_length)):
                 break
         return Demonstrations.concatenate(parts)
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        pending = collections.deque(pool.submit(record, game, num_players, opponents, next(blocks), gamma)
+        arguments = (game, num_players, opponents)
+        pending = collections.deque(pool.submit(record, *arguments, next(blocks), gamma, history_length)
                                     for _ in range(processes))
         while not take(pending.popleft().result()):
-            pending.append(pool.submit(record, game, num_players, opponents, next(blocks), gamma))
+            pending.append(pool.submit(record, *arguments, next(blocks), gamma, history_length))
         for future in pending:
             future.cancel()
     return Demonstrations.concatenate(parts)

@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m hidden_role_envs.
 
 
 def _run(args: argparse.Namespace) -> int:
-    probe = table(args.game, args.players)
+    probe = table(args.game, args.players, args.agents)
     num_players = probe.unwrapped.num_players
     agents = list(dict.fromkeys(policy_names(args.agents, probe, "--agents")))
     if len(agents) < 2:

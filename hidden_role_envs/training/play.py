@@ -78,7 +78,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hidden_role_envs.core import registry
-from hidden_role_envs.policies import POLICY_NAMES, Policy, is_model_path, make_policy
+from hidden_role_envs.policies import POLICY_NAMES, Policy, events_read, is_model_path, make_policy
 from hidden_role_envs.training.arguments import Parser, UsageError, non_negative_int, positive_int
 
 PROG = "python -m hidden_role_envs.training.play"
@@ -153,7 +153,7 @@ def _session(args: argparse.Namespace, prog: str = PROG) -> Session:
         raise UsageError(f"unknown game {args.game!r}; choose from: {', '.join(registry.GAMES)}") from None
     try:
         kwargs = {} if args.players is None else {"num_players": args.players}
-        env = registry.make(game, **kwargs)
+        env = registry.make(game, history_length=events_read([args.opponents]), **kwargs)
     except ValueError as error:  # the environment names the allowed range
         raise UsageError(f"--players: {error}") from None
     num_players = env.unwrapped.num_players

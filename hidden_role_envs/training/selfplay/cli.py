@@ -107,6 +107,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         "to follow it; the policy then runs the scripted player beside it; for the games whose "
                         "scripted player's JAX twin gives its scores: Secrets (default: off, but for Secrets' "
                         "recipe)")
+    parser.add_argument("--history", type=non_negative_int, default=0, metavar="K",
+                        help="the policy also reads the last K events its seat saw (the env's history block, "
+                        "history_length=K), pooled by attention; such a policy plays only in envs with at least K "
+                        "(evaluations and hidden-roles play make them so) (default 0: none)")
     parser.add_argument("--no-recipe", action="store_true",
                         help="the defaults above, not the game's training recipe (below)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -135,7 +139,7 @@ def settings_from(args: argparse.Namespace):
             random_share=args.random_share,
             critic_sees_roles=args.critic == "roles", role_weight=args.role_head,
             best_response=args.best_response, belief_links=args.belief_links, link_gates=args.link_gates,
-            scripted_prior=args.scripted_prior,
+            scripted_prior=args.scripted_prior, history_length=args.history,
         )
     except ValueError as error:  # --scripted-share and --random-share overflow the batch, or --belief-links unknown
         raise UsageError(str(error)) from None

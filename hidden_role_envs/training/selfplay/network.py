@@ -33,6 +33,20 @@ scripted player does; without one PPO learns them, from a policy that
 starts uniform (Secrets' recipe), and the torso learns where to depart from
 it (a residual policy). The policy then depends on the scripted player's
 code, which every caller runs beside it (`prior`).
+
+With a history (`history_length` K, the env's `history_length=K`) the
+observation ends with the `history` block: the last K events the seat saw,
+each a row of `event_width` entries, the most recent first, zero rows
+before K were seen. Attention pools them into `HEADS * HEAD_SIZE` features
+beside the rest of the observation, which the torso reads together: each
+row is embedded (plus a learned embedding of how recent it is), and each
+head's query, a learned vector plus a linear function of the rest of the
+observation (started at 0), weighs the rows that hold an event. A policy
+without memory sees the public record only as the game's summary blocks
+keep it; this one can also read the order of what happened, and who did it
+to whom. Since the block is last and its rows the most recent first, the
+policy reads a prefix of any observation with K rows or more
+(`Architecture.reads`).
 """
 
 from __future__ import annotations
@@ -48,6 +62,8 @@ import numpy as np
 FORMAT = "hidden_role_envs policy 1"
 LINK_STEP = 10.0
 PRIOR_FEATURES = 2  # per action, of the scripted prior (`scripted.ScriptedPrior`)
+EVENT_FEATURES = 64  # each event row's embedding, with a history (module docs)
+HEADS, HEAD_SIZE = 4, 16  # the attention over the events: the torso reads HEADS * HEAD_SIZE pooled features
 
 
 @dataclass(frozen=True)
@@ -63,14 +79,29 @@ class Architecture:
     links: tuple[tuple[int, int, int], ...] = ()  # (kind of link, action id, observation index): see the module docs
     link_gates: bool = False  # each link kind's gain also reads the torso's features (module docs)
     scripted_prior: bool = False  # the logits add the scripted player's view of each action (module docs)
+    history_length: int = 0  # rows of the history block that attention reads (0: none; module docs)
+    event_width: int = 0  # entries of one of those rows
 
     @property
     def link_kinds(self) -> int:
         return 1 + max((kind for kind, _, _ in self.links), default=-1)
 
+    @property
+    def state_size(self) -> int:
+        """The entries before the history block: everything but the events."""
+        return self.observation_size - self.history_length * self.event_width
+
+    def reads(self, observation_size: int, history_length: int) -> bool:
+        """Whether the policy can play from an env's observations (their size, and the events its history block
+        holds): the same entries before the block, and at least as many events; it reads the prefix
+        `observation[:observation_size]`."""
+        width = self.event_width if history_length else 0
+        return (observation_size - history_length * width == self.state_size
+                and history_length >= self.history_length)
+
 
 def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
-    sizes = [arch.observation_size, *arch.hidden]
+    sizes = [arch.state_size + (HEADS * HEAD_SIZE if arch.history_length else 0), *arch.hidden]
     keys = jax.random.split(key, len(sizes) + 2)
     torso = [_dense(k, a, b) for k, a, b in zip(keys, sizes[:-1], sizes[1:])]
     params = {
@@ -87,7 +118,39 @@ def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
         params["link_gates"] = jnp.zeros((sizes[-1], arch.link_kinds), jnp.float32)
     if arch.scripted_prior:
         params["prior"] = jnp.zeros(PRIOR_FEATURES, jnp.float32)
+    if arch.history_length:
+        params["events"] = _attention(jax.random.fold_in(key, 2), arch)
     return params
+
+
+def _attention(key: jax.Array, arch: Architecture) -> dict:
+    embed, position, query, keys, values = jax.random.split(key, 5)
+    pooled = HEADS * HEAD_SIZE
+    return {
+        "embed": _dense(embed, arch.event_width, EVENT_FEATURES),
+        "position": 0.1 * jax.random.normal(position, (arch.history_length, EVENT_FEATURES), jnp.float32),
+        "query": jax.random.normal(query, (HEADS, HEAD_SIZE), jnp.float32),
+        "query_from_state": jnp.zeros((arch.state_size, pooled), jnp.float32),
+        "key": _dense(keys, EVENT_FEATURES, pooled, gain=1.0),
+        "value": _dense(values, EVENT_FEATURES, pooled, gain=1.0),
+    }
+
+
+def _with_events(attention: dict, scaled: jax.Array, observation: jax.Array) -> jax.Array:
+    """The scaled observation's entries before the history block, then the events pooled by attention."""
+    length, width = attention["position"].shape[0], attention["embed"]["w"].shape[0]
+    state_size = scaled.shape[-1] - length * width
+    state, events = scaled[..., :state_size], scaled[..., state_size:].reshape(scaled.shape[:-1] + (length, width))
+    held = (observation[..., state_size:].reshape(events.shape) != 0).any(axis=-1)  # (..., K): a row with an event
+    embedded = jnp.tanh(events @ attention["embed"]["w"] + attention["embed"]["b"] + attention["position"])
+    heads = embedded.shape[:-1] + (HEADS, HEAD_SIZE)
+    keys = (embedded @ attention["key"]["w"] + attention["key"]["b"]).reshape(heads)
+    values = (embedded @ attention["value"]["w"] + attention["value"]["b"]).reshape(heads)
+    query = attention["query"] + (state @ attention["query_from_state"]).reshape(state.shape[:-1] + (HEADS, HEAD_SIZE))
+    weights = jnp.einsum("...khd,...hd->...kh", keys, query) / np.sqrt(HEAD_SIZE)
+    weights = jax.nn.softmax(jnp.where(held[..., None], weights, -1e9), axis=-2) * held[..., None]  # none held: 0
+    pooled = jnp.einsum("...kh,...khd->...hd", weights, values)
+    return jnp.concatenate([state, pooled.reshape(state.shape[:-1] + (HEADS * HEAD_SIZE,))], axis=-1)
 
 
 def _dense(key, inputs: int, outputs: int, gain: float = np.sqrt(2)) -> dict:
@@ -108,6 +171,8 @@ def heads(params: dict, observation: jax.Array, mask: jax.Array, critic_inputs: 
           links: tuple[tuple[int, int, int], ...] = (), prior: jax.Array | None = None):
     """`apply`'s (masked logits, value) and the torso's features, which `predict_roles` reads."""
     h = observation * params["scale"]  # the learned input gains
+    if "events" in params:
+        h = _with_events(params["events"], h, observation)
     for layer in params["torso"]:
         h = jnp.tanh(h @ layer["w"] + layer["b"])
     logits = h @ params["policy"]["w"] + params["policy"]["b"]

@@ -4,8 +4,9 @@ batched engine (see `train`).
 Everything of a run goes under its folder: model.npz (the final policy),
 checkpoints/step_<decisions>.npz, imitation.csv (with a warm start), curve.csv,
 learning_curve.png, evaluation.csv and tensorboard/ (`tensorboard --logdir`).
-Evaluations play the reference env (`env()`), the trained policy in one seat
-(rotated) against random players and against the scripted players.
+Evaluations play the reference env (`env()`, with the history block if the
+policy reads one), the trained policy in one seat (rotated) against random
+players and against the scripted players.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Settings:
     belief_links: bool = False  # the game's belief links in the policy (network's docs)
     link_gates: bool = False  # the links' gains also read the torso's features (network's docs)
     scripted_prior: bool = False  # the logits add the scripted player's view of each action (network's docs)
+    history_length: int = 0  # the last events each seat saw, read by attention (network's docs; 0: none)
     best_response: bool = False  # the opponent is the scripted player's imitation alone (league_share should be 1)
     pool_size: int = 4  # frozen past versions kept as opponents, beside the scripted player's imitation
     processes: int = os.cpu_count() or 1  # for the scripted player: recording it, and its seats in scripted games
@@ -102,12 +104,13 @@ class Run:
     def __init__(self, s: Settings):
         self.s = s
         os.makedirs(os.path.join(s.out, "checkpoints"), exist_ok=True)
-        self.env = batched.make(s.game, num_players=s.num_players)
+        self.env = batched.make(s.game, num_players=s.num_players, history_length=s.history_length)
         roles = self.env.game.critic_size
+        event_width = self.env.histories.encoding.width if self.env.histories else 0
         self.arch = network.Architecture(s.game, s.num_players, {}, self.env.observation_shape[0], self.env.num_actions,
                                          tuple(s.hidden), roles if s.critic_sees_roles else 0,
                                          roles if s.role_weight else 0, belief_links(self.env) if s.belief_links else (),
-                                         s.link_gates, s.scripted_prior)
+                                         s.link_gates, s.scripted_prior, s.history_length, event_width)
         self.trainer = ppo.Trainer(self.env, self.arch, self.ppo_settings(s), seed=s.seed, processes=s.processes)
         self.key = jax.random.PRNGKey(s.seed)
         self.board = TensorBoard(os.path.join(s.out, "tensorboard"))
@@ -177,7 +180,7 @@ class Run:
             demos = warm.record(self.env, twin, s.imitation_steps, jax.random.fold_in(key, 1), on_recorded=on_recorded)
         else:
             demos = imitation.collect(s.game, s.num_players, ["random", "scripted"], s.imitation_steps, s.seed, 1.0,
-                                      s.processes, on_recorded=on_recorded)
+                                      s.processes, on_recorded=on_recorded, history_length=s.history_length)
         if bar:
             bar.close()
         with open(os.path.join(s.out, "imitation.csv"), "w", newline="") as log:
