@@ -137,9 +137,8 @@ class SavedModelPolicy:
             )
 
     def __call__(self, observation: dict) -> int:
-        action, _ = self.model.predict(
-            observation["observation"][: self._reads], action_masks=observation["action_mask"].astype(bool), deterministic=True
-        )
+        action, _ = self.model.predict(observation["observation"][: self._reads],
+                                       action_masks=observation["action_mask"].astype(bool), deterministic=True)
         return int(action)
 
 
@@ -183,8 +182,8 @@ class TrainedPolicy:
 
 
 def _check_fits(path: str, architecture, game) -> None:
-    """ValueError naming the file unless the policy can play in the env `game` (`Architecture.reads`)."""
-    size = game.observation_space(game.possible_agents[0])["observation"].shape[0]
+    """ValueError naming the file unless the policy can play in the env `game`: the same entries before the
+    history block, and at least the events it reads (it reads the prefix `observation[:observation_size]`)."""
     found = (architecture.game, architecture.num_players)
     if found != (game.definition.name, game.num_players) or architecture.state_size != _state_size(game):
         raise ValueError(
@@ -193,7 +192,7 @@ def _check_fits(path: str, architecture, game) -> None:
             f"{game.num_players} players ({_state_size(game)}): a policy plays only the game and table size it was "
             "trained for"
         )
-    if not architecture.reads(size, game.history_length):
+    if game.history_length < architecture.history_length:
         raise ValueError(f"{path!r} reads the last {architecture.history_length} events the seat saw: make the env "
                          f"with history_length={architecture.history_length} or more (this one has "
                          f"{game.history_length})")
@@ -202,8 +201,9 @@ def _check_fits(path: str, architecture, game) -> None:
 def _state_size(game) -> int:
     """The env's observation entries before its history block, if it has one."""
     fields = game.observation_fields
-    return fields["history"].start if "history" in fields else game.observation_space(
-        game.possible_agents[0])["observation"].shape[0]
+    if "history" in fields:
+        return fields["history"].start
+    return game.observation_space(game.possible_agents[0])["observation"].shape[0]
 
 
 def events_read(specs: Iterable[Any]) -> int:

@@ -2,6 +2,7 @@
 with the policy, which plays in any env whose history block holds at least its K events."""
 
 import csv
+import dataclasses
 
 import numpy as np
 import pytest
@@ -75,6 +76,15 @@ def test_evaluate_makes_its_table_with_the_history_the_policies_read(run, tmp_pa
     assert code == 0, capsys.readouterr().err
     with open(tmp_path / "table.csv") as f:
         assert sum(int(row["seat_games"]) for row in csv.DictReader(f)) == 2 * 4
+
+
+def test_a_policy_without_history_plays_beside_it_reading_the_entries_before_the_block(run, tmp_path):
+    _, arch, _ = network.load(run)
+    plain = dataclasses.replace(arch, history_length=0, event_width=0, observation_size=arch.state_size)
+    params = network.init(jax.random.PRNGKey(0), plain, np.ones(plain.observation_size, np.float32))
+    network.save(tmp_path / "plain.npz", params, plain)
+    rows = evaluate.evaluate("hoax", 4, [str(run), str(tmp_path / "plain.npz")], 2, 0, baseline=False)
+    assert sum(row.seat_games for row in rows) == 2 * 4
 
 
 def test_attention_learns_what_only_the_order_of_the_events_tells():

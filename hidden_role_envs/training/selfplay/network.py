@@ -45,8 +45,8 @@ observation (started at 0), weighs the rows that hold an event. A policy
 without memory sees the public record only as the game's summary blocks
 keep it; this one can also read the order of what happened, and who did it
 to whom. Since the block is last and its rows the most recent first, the
-policy reads a prefix of any observation with K rows or more
-(`Architecture.reads`).
+policy reads a prefix of any observation with K rows or more (the
+`policies` module checks an env so).
 """
 
 from __future__ import annotations
@@ -90,14 +90,6 @@ class Architecture:
     def state_size(self) -> int:
         """The entries before the history block: everything but the events."""
         return self.observation_size - self.history_length * self.event_width
-
-    def reads(self, observation_size: int, history_length: int) -> bool:
-        """Whether the policy can play from an env's observations (their size, and the events its history block
-        holds): the same entries before the block, and at least as many events; it reads the prefix
-        `observation[:observation_size]`."""
-        width = self.event_width if history_length else 0
-        return (observation_size - history_length * width == self.state_size
-                and history_length >= self.history_length)
 
 
 def init(key: jax.Array, arch: Architecture, scale: np.ndarray) -> dict:
