@@ -470,16 +470,20 @@ def table(game: str, players: int | None, policies: str = "") -> Any:
     that the saved policies among the comma-separated `policies` read, if any."""
     if game not in registry.GAMES:
         raise UsageError(f"unknown game {game!r}; choose from: {', '.join(registry.GAMES)}")
-    history = events_read(name.strip() for name in policies.split(","))
+    history = events_read(comma_list(policies))
     try:
         return registry.make(game, history_length=history, **({} if players is None else {"num_players": players}))
     except ValueError as error:  # the environment names the bad argument and the allowed range
         raise UsageError(f"--players: {error}") from None
 
 
+def comma_list(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",")]
+
+
 def policy_names(text: str, probe: Any, option: str) -> list[str]:
     """The comma-separated policies of `option`, each checked now (a missing model or agent fails before any game)."""
-    names = [name.strip() for name in text.split(",")]
+    names = comma_list(text)
     for name in names:
         if name in ("random", "scripted"):  # every table has them
             continue

@@ -20,6 +20,7 @@ pay for itself against that pull.
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import multiprocessing
 from collections.abc import Callable
@@ -117,17 +118,16 @@ def collect(
         on_recorded(len(part.actions))
         return recorded >= decisions
 
+    record_block = functools.partial(record, game, num_players, opponents, gamma=gamma, history_length=history_length)
     if processes <= 1:
         for block in blocks:
-            if take(record(game, num_players, opponents, block, gamma, history_length)):
+            if take(record_block(block)):
                 break
         return Demonstrations.concatenate(parts)
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        arguments = (game, num_players, opponents)
-        pending = collections.deque(pool.submit(record, *arguments, next(blocks), gamma, history_length)
-                                    for _ in range(processes))
+        pending = collections.deque(pool.submit(record_block, next(blocks)) for _ in range(processes))
         while not take(pending.popleft().result()):
-            pending.append(pool.submit(record, *arguments, next(blocks), gamma, history_length))
+            pending.append(pool.submit(record_block, next(blocks)))
         for future in pending:
             future.cancel()
     return Demonstrations.concatenate(parts)
