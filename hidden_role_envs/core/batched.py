@@ -24,7 +24,8 @@ for the mover and 0 for everyone else (`illegal="penalize"` of `env()`); the
 turn limit truncates. Unlike Pgx, the mask of a finished game is all False,
 as `env()`'s is. `auto_reset` deals a new game where one ended;
 `env.step_or_deal_batch` steps a whole batch so, dealing only the games that
-ended (the trainer's and the benchmark's step). `env.move` is `step`
+ended and doing the rare long work of a step (a game's `settling`) only for
+the games that need it (the trainer's and the benchmark's step). `env.move` is `step`
 without the observation, for loops that observe once at their end.
 
 Fixed deals come from the Python side: `env.setup({...})` reads the same
@@ -129,6 +130,16 @@ class BatchedGame(ABC):
     def blocks(self, game: Any, seat: jax.Array) -> dict[str, jax.Array]:
         """Every block of `seat`'s observation in absolute seat order (its own private blocks only)."""
 
+    def settling(self) -> tuple[tuple[Callable[[Any], jax.Array], Callable[[Any], Any]], ...]:
+        """Work a step leaves to its end, in stages, each a pair: whether a game needs it, the game with it done.
+
+        One game's `move` does every stage; a batch's step (`step_or_deal_batch`) does each for the games that
+        need it only (`replaced_where`), the same work game for game. It is for work that few steps need and
+        that runs long under `vmap`, where a loop lasts until the slowest game of the batch is done (Mascarade's
+        correction of its beliefs after a sighting). Most games have none.
+        """
+        return ()
+
     seats_leave: bool = False  # a seat can be out before the game ends (`out_of_play`)
 
     def out_of_play(self, game: Any) -> jax.Array:
@@ -221,7 +232,9 @@ class BatchedEnv:
 
         Under `vmap` every game would compute a new deal at every step and keep it where its game ended; in a
         batch a few games end per step (one in 50 for Secrets at 5 players), so this deals only those that
-        ended (`replaced_where`), unless the game's `deal_ended_games_only` is off. It takes the batch itself
+        ended (`replaced_where`), unless the game's `deal_ended_games_only` is off. The game's `settling` is
+        done the same way, for the games that need it only (its floats may round apart from the `vmap`'s in
+        the last bit: XLA compiles the same arithmetic for another batch). It takes the batch itself
         (`states` with a leading axis of B games, `actions` (B,), `keys` one per game, as `jax.random.split`
         gives them), not one game: do not vmap it.
         """
@@ -234,7 +247,10 @@ class BatchedEnv:
         if not self.game.deal_ended_games_only:
             return jax.vmap(self.step_or_deal)(states, actions, keys)
         step_keys, deal_keys = jnp.moveaxis(jax.vmap(jax.random.split)(keys), 1, 0)
-        states = jax.vmap(self.move)(jax.vmap(_cleared)(states), actions, step_keys)
+        states = jax.vmap(self._move)(jax.vmap(_cleared)(states), actions, step_keys)
+        for needs, finish in self.game.settling():
+            games = states.game
+            states = states.replace(game=replaced_where(jax.vmap(needs)(games), finish, (games,), games))
         over = states.terminated | states.truncated
         states = replaced_where(over, self._redealt, (deal_keys, *_last_step(states)), states)
         return jax.vmap(self._observed)(states)
@@ -281,6 +297,13 @@ class BatchedEnv:
     def move(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
         """`step` without the observation: `state.observation` is left as it was. For loops of many moves that
         need the observation once at the end (`observe` reads the state, not that field)."""
+        state = self._move(state, action, key)
+        for _, finish in self.game.settling():
+            state = state.replace(game=finish(state.game))
+        return state
+
+    def _move(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
+        """`move`, its game's settling (`BatchedGame.settling`) left to do."""
         key = jax.random.PRNGKey(0) if key is None else key
         action = jnp.asarray(action, jnp.int32)
         done = state.terminated | state.truncated
@@ -350,7 +373,7 @@ def replaced_where(over: jax.Array, fresh: Callable, args: tuple, current):
         def replace(current):
             (rows,) = jnp.nonzero(over, size=room, fill_value=batch)  # `batch`: no row, dropped below
             picked = jnp.minimum(rows, batch - 1)
-            new = jax.vmap(fresh)(*(arg[picked] for arg in args))
+            new = jax.vmap(fresh)(*(jax.tree_util.tree_map(lambda leaf: leaf[picked], arg) for arg in args))
             return jax.tree_util.tree_map(lambda a, b: a.at[rows].set(b, mode="drop"), current, new)
         return replace
 

@@ -32,7 +32,9 @@ the end checks and what comes next, each a few scalars chosen with
   sure of are corrected at the end of the step (the reference's lazy
   correction gives each seat the same), by the same exact deductions and
   Sinkhorn passes, each a `lax.while_loop` in which a seat stops when the
-  reference's would;
+  reference's would; these loops are the game's `settling`, so a batch's
+  step (`step_or_deal_batch`) runs them only for the games that need them
+  (under `vmap` a loop runs until the slowest game of the batch is done);
 - the event history (`history_length`): `init` and `step` tell a
   `StepEvents` every event the reference's rules would emit, in their order,
   each with whether it happened in this game and who saw it: the action's
@@ -131,6 +133,7 @@ from hidden_role_envs.games.mascarade.rules import (
 )
 
 K = NUM_CHARACTERS
+FIRST_PASSES = 2  # the Sinkhorn passes of a correction's first stage (`settling`)
 I32 = jnp.int32
 F32 = jnp.float32
 # The masks' rows beyond the decisions' own: a preparation turn, a turn forced by a reveal, the Spy's card.
@@ -161,6 +164,8 @@ class MascaradeState:
     revealed_last_turn: jax.Array  # (n,) bool
     fined: jax.Array  # (n,) bool: the false claimants, fined after the power
     beliefs: jax.Array  # (n, deals) weights up to 7 cards; (n, P, kinds) marginals above
+    sighted: jax.Array  # (n,) bool: seats whose marginals wait for the deductions after a sighting
+    scaling: jax.Array  # (n,) bool: seats whose marginals wait for the rest of their Sinkhorn passes
     # the public record
     shown: jax.Array  # (P,) the character last shown at each place, until a swap-or-not handles it (NOBODY)
     handled: jax.Array  # (P,)
@@ -261,6 +266,7 @@ class MascaradeBatched(BatchedGame):
             announcement=nobody, announcer=nobody, claimants=none_n, claim_place=jnp.full(n, NOBODY, I32),
             power_user=nobody, power_place=nobody, power_cards=jnp.zeros(places, bool), spy_other=nobody,
             revealed_seats=none_n, revealed_last_turn=none_n, fined=none_n, beliefs=self._open_deal(cards),
+            sighted=none_n, scaling=none_n,
             shown=cards, handled=jnp.zeros(places, I32), swaps=jnp.zeros((n, places), I32),
             looks=jnp.zeros((n, places), I32), still_known=jnp.zeros((n, places), bool),
             look_turn=jnp.full((n, places), -RECORD_CAP, I32), announcement_turn=jnp.full(n, -RECORD_CAP, I32),
@@ -421,12 +427,13 @@ class MascaradeBatched(BatchedGame):
                                 & (jnp.arange(self.num_places) < n * hand), power_cards)
         decision = jnp.where(asks_now == NOBODY, g.decision, asks_now)
         to_act = jnp.where(asks_now == NOBODY, g.to_act, asked)
+        beliefs, sighted = self._learn(g.beliefs, cards, actor, p, q, swaps, handles, look_a, look_b, shown_places)
         g2 = g.replace(
             cards=cards, coins=coins, courthouse=courthouse, decision=decision, to_act=to_act,
             announcement=announcement, announcer=announcer, claimants=claimants, claim_place=claim_place,
             power_user=jnp.where(power_done, nobody, power_user), power_place=power_place, power_cards=power_cards,
             spy_other=jnp.where(spy_look, place_of[a], g.spy_other), revealed_seats=revealed_seats, fined=fined,
-            beliefs=self._learn(g.beliefs, cards, actor, p, q, swaps, handles, look_a, look_b, shown_places),
+            beliefs=beliefs, sighted=sighted,
         )
         g2 = self._record(g2, kind, a, actor, p, q, handles, look_a, look_b, reveals, claim_place, guessed_place,
                           cards, announcement, announcer)
@@ -582,12 +589,14 @@ class MascaradeBatched(BatchedGame):
 
     def _learn(self, beliefs, cards, actor, p, q, swaps, handles, look_a, look_b, shown_places):
         """This step's swap-or-not (the actor knows it, the others average), then its looks and reveals (the
-        reveals are seen by every seat, the looks by the actor)."""
+        reveals are seen by every seat, the looks by the actor). Also the seats whose marginals now wait for
+        their correction (`settling`; none with exact weights)."""
         spots = jnp.arange(self.num_places)
         is_actor = jnp.arange(self.num_players) == actor
         looked = (spots == look_a) | (spots == look_b)
         if self.exact:
-            return self._learn_exact(beliefs, cards, is_actor, p, q, swaps, handles, looked, shown_places)
+            w = self._learn_exact(beliefs, cards, is_actor, p, q, swaps, handles, looked, shown_places)
+            return w, jnp.zeros(self.num_players, bool)
         seen = shown_places[None, :] | (is_actor[:, None] & looked[None, :])  # (n, P)
         return self._learn_marginals(beliefs, cards, is_actor, p, q, swaps, handles, seen)
 
@@ -614,13 +623,21 @@ class MascaradeBatched(BatchedGame):
         pinned = (kinds[:, None] == jnp.arange(len(self.kinds))[None, :]).astype(F32)  # (P, kinds)
         at_seen = (m * pinned[None]).sum(axis=2)  # (n, P)
         changed = seen & (at_seen < 1.0)
-        m = jnp.where(changed[:, :, None], pinned[None], m)
-        return self._correct(m, changed.any(axis=1))
+        return jnp.where(changed[:, :, None], pinned[None], m), changed.any(axis=1)
 
-    def _correct(self, m, sighted):
-        """The reference's correction of the seats that saw a card they were unsure of (`PlaceBeliefs._correct`)."""
+    # --- the correction of the marginals: the reference's `PlaceBeliefs._correct`, in two stages -----------
+
+    def settling(self):
+        """Above 7 cards, the seats that saw a card they were unsure of are corrected at the end of the step (the
+        reference's lazy correction gives each seat the same): first the exact deductions and the first
+        Sinkhorn passes (one step in fifteen to twenty needs them), then the rest of the passes (up to
+        `SINKHORN_PASSES`) for the seats that need more (one correction in five, some of them all 50)."""
+        if self.exact:
+            return ()
+        return ((lambda g: g.sighted.any(), self._deduced), (lambda g: g.scaling.any(), self._scaled))
+
+    def _deduced(self, g: MascaradeState) -> MascaradeState:
         copies = self._copies
-        places = self.num_places
 
         def deduce(m):
             support = m > 0
@@ -637,7 +654,7 @@ class MascaradeBatched(BatchedGame):
 
         def deducing(carry):
             i, active, _ = carry
-            return (i < places) & active.any()
+            return (i < self.num_places) & active.any()
 
         def deduction(carry):  # a seat stops at its first pass that finds nothing
             i, active, m = carry
@@ -645,11 +662,21 @@ class MascaradeBatched(BatchedGame):
             active = active & found
             return i + 1, active, jnp.where(active[:, None, None], struck, m)
 
-        _, _, m = jax.lax.while_loop(deducing, deduction, (I32(0), sighted, m))
+        _, _, m = jax.lax.while_loop(deducing, deduction, (I32(0), g.sighted, g.beliefs))
+        m, scaling = self._sinkhorn(m, g.sighted, 0, FIRST_PASSES)
+        return g.replace(beliefs=m, sighted=jnp.zeros_like(g.sighted), scaling=scaling)
+
+    def _scaled(self, g: MascaradeState) -> MascaradeState:
+        m, _ = self._sinkhorn(g.beliefs, g.scaling, FIRST_PASSES, SINKHORN_PASSES)
+        return g.replace(beliefs=m, scaling=jnp.zeros_like(g.scaling))
+
+    def _sinkhorn(self, m, active, first: int, last: int):
+        """Passes `first` to `last` (excluded) of the active seats; the seats still active after them."""
+        copies = self._copies
 
         def scaling(carry):
             i, active, _ = carry
-            return (i < SINKHORN_PASSES) & active.any()
+            return (i < last) & active.any()
 
         def scale(carry):  # a seat stops once every column is within the tolerance
             i, active, m = carry
@@ -660,8 +687,8 @@ class MascaradeBatched(BatchedGame):
             scaled = scaled / scaled.sum(axis=2, keepdims=True)
             return i + 1, active, jnp.where(active[:, None, None], scaled, m)
 
-        _, _, m = jax.lax.while_loop(scaling, scale, (I32(0), sighted, m))
-        return m
+        _, active, m = jax.lax.while_loop(scaling, scale, (I32(first), active, m))
+        return m, active
 
     def marginals(self, g: MascaradeState, seat) -> jax.Array:
         """(P, 12): `seat`'s probability that each place holds each character."""
