@@ -1,6 +1,6 @@
 """The benchmark suite: the games' throughput and memory, against PettingZoo's classic games.
 
-    python -m hidden_role_envs.benchmarks                       # the whole suite, about ten minutes (or: hidden-roles bench)
+    python -m hidden_role_envs.benchmarks                       # the whole suite, about twenty minutes (or: hidden-roles bench)
     python -m hidden_role_envs.benchmarks --quick               # a fraction of a second per case: checks that it runs
     python -m hidden_role_envs.benchmarks --games secrets,hoax --seconds 1 --repeats 3 --out /tmp/bench
 
@@ -121,7 +121,7 @@ def build_parser(prog: str) -> Parser:
         ),
         epilog=(
             "Writes results.json, results.md and throughput.png to --out and reports each target as met or not."
-            " The whole suite takes about ten minutes; --quick, about a minute."
+            " The whole suite takes about twenty minutes on 2 cores; --quick, about a minute."
         ),
     )
     parser.add_argument("--quick", action="store_true", help=f"runs of {QUICK_SECONDS:g} s, {QUICK_REPEATS} repeats")
