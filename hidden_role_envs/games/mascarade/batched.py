@@ -630,8 +630,9 @@ class MascaradeBatched(BatchedGame):
     def settling(self):
         """Above 7 cards, the seats that saw a card they were unsure of are corrected at the end of the step (the
         reference's lazy correction gives each seat the same): first the exact deductions and the first
-        Sinkhorn passes (one step in fifteen to twenty needs them), then the rest of the passes (up to
-        `SINKHORN_PASSES`) for the seats that need more (one correction in five, some of them all 50)."""
+        Sinkhorn passes (one game-step in ten to twenty needs them, in random play at 8 to 13 players), then
+        the rest of the passes (up to `SINKHORN_PASSES`) for the seats that need more (about one correction
+        in five, some of them all 50)."""
         if self.exact:
             return ()
         return ((lambda g: g.sighted.any(), self._deduced), (lambda g: g.scaling.any(), self._scaled))
