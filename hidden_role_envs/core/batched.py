@@ -247,10 +247,7 @@ class BatchedEnv:
         if not self.game.deal_ended_games_only:
             return jax.vmap(self.step_or_deal)(states, actions, keys)
         step_keys, deal_keys = jnp.moveaxis(jax.vmap(jax.random.split)(keys), 1, 0)
-        states = jax.vmap(self._move)(jax.vmap(_cleared)(states), actions, step_keys)
-        for needs, finish in self.game.settling():
-            games = states.game
-            states = states.replace(game=replaced_where(jax.vmap(needs)(games), finish, (games,), games))
+        states = self.move_batch(jax.vmap(_cleared)(states), actions, step_keys)
         over = states.terminated | states.truncated
         states = replaced_where(over, self._redealt, (deal_keys, *_last_step(states)), states)
         return jax.vmap(self._observed)(states)
@@ -301,6 +298,18 @@ class BatchedEnv:
         for _, finish in self.game.settling():
             state = state.replace(game=finish(state.game))
         return state
+
+    def move_batch(self, states: State, actions: jax.Array, keys: jax.Array, moving: jax.Array | None = None) -> State:
+        """`jax.vmap(move)` over a batch (not under `vmap`), doing the game's settling (`BatchedGame.settling`)
+        for the games that need it only. Where `moving` (B,) is False a game stays as it is, at no settling cost.
+        """
+        moved = jax.vmap(self._move)(states, actions, keys)
+        if moving is not None:
+            moved = jax.vmap(_where)(moving, moved, states)
+        for needs, finish in self.game.settling():
+            games = moved.game
+            moved = moved.replace(game=replaced_where(jax.vmap(needs)(games), finish, (games,), games))
+        return moved
 
     def _move(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
         """`move`, its game's settling (`BatchedGame.settling`) left to do."""

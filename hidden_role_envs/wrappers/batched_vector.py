@@ -87,7 +87,8 @@ class BatchedSingleSeatEnv(VectorEnv):
             seat_key, game_key, play_key = jax.random.split(key, 3)
             n = self.engine.num_players
             seat = jax.random.randint(seat_key, (), 0, n) if self.fixed_seat is None else jnp.int32(self.fixed_seat)
-            state, paid = self._play_others(self.engine.init(game_key), seat, play_key)
+            one = jax.tree_util.tree_map(lambda leaf: leaf[None], (self.engine.init(game_key), seat, play_key))  # a batch
+            state, paid = jax.tree_util.tree_map(lambda leaf: leaf[0], self._play_others(*one))
             return state, seat, paid
 
         def ended(carry):
@@ -103,44 +104,56 @@ class BatchedSingleSeatEnv(VectorEnv):
         (state, seat, paid), _, _ = jax.lax.while_loop(ended, again, (deal(first), key, jnp.int32(1)))
         return state.replace(observation=self.engine.observe(state, seat)), seat, paid  # the learner's, once
 
-    def _play_others(self, state, seat, key):
-        """The other seats play until the learner must decide or the game is over; what that paid the learner.
+    # --- the whole batch -----------------------------------------------------------------
 
-        The state's observation is left to the caller (the learner's, once): each opponent gets its own through
-        `observe`, which XLA leaves out where the opponent reads only the mask (`random_opponent`)."""
+    def _play_others(self, states, seats, keys):
+        """In every game the other seats play until the learner must decide or the game is over; what that paid
+        each learner.
 
-        def others_to_play(carry):
-            state, _, _, moves = carry
-            return ~(state.terminated | state.truncated) & (state.current_player != seat) & (moves < MAX_OPPONENT_MOVES)
+        One loop for the batch, in which every game still waiting moves (`BatchedEnv.move_batch`: a game's
+        settling is done for the games that need it only), until the last game's wait is over. The states'
+        observations are left to the caller (the learner's, once): each opponent gets its own through `observe`,
+        which XLA leaves out where the opponent reads only the mask (`random_opponent`)."""
+        games = jnp.arange(seats.shape[0])
+
+        def waiting(states, moves):
+            over = states.terminated | states.truncated
+            return ~over & (states.current_player != seats) & (moves < MAX_OPPONENT_MOVES)
+
+        def anyone_waiting(carry):
+            states, _, _, moves = carry
+            return waiting(states, moves).any()
 
         def one_move(carry):
-            state, key, paid, moves = carry
-            key, act_key, step_key = jax.random.split(key, 3)
-            action = self.opponents(self.engine.observe(state, state.current_player), state.legal_action_mask, act_key)
-            state = self.engine.move(state, action, step_key)
-            return state, key, paid + state.rewards[seat], moves + 1
+            states, keys, paid, moves = carry
+            playing = waiting(states, moves)
+            next_keys, act_keys, step_keys = jnp.moveaxis(jax.vmap(lambda key: jax.random.split(key, 3))(keys), 1, 0)
+            actions = jax.vmap(lambda state, key: self.opponents(
+                self.engine.observe(state, state.current_player), state.legal_action_mask, key))(states, act_keys)
+            states = self.engine.move_batch(states, actions, step_keys, moving=playing)
+            paid = paid + jnp.where(playing, states.rewards[games, seats], 0.0)
+            return states, next_keys, paid, moves + 1  # (a game that stops waiting never waits again)
 
-        state, _, paid, _ = jax.lax.while_loop(others_to_play, one_move, (state, key, jnp.float32(0), jnp.int32(0)))
-        return state, paid
-
-    def _learner_move(self, state, seat, action, step_key, play_key):
-        """The learner's move and the others' up to its next decision: the new state, what they paid the
-        learner, and its last observation, ends included (the final observation where the game ended)."""
-        state = self.engine.move(state, action, step_key)
-        reward = state.rewards[seat]
-        state, paid = self._play_others(state, seat, play_key)
-        observation = self.engine.observe(state, seat)
-        return state.replace(observation=observation), reward + paid, (observation, state.terminated, state.truncated)
+        start = (states, keys, jnp.zeros(seats.shape, jnp.float32), jnp.zeros(seats.shape, jnp.int32))
+        states, _, paid, _ = jax.lax.while_loop(anyone_waiting, one_move, start)
+        return states, paid
 
     def _step_batch(self, states, seats, actions, keys):
-        """Every game's learner move, then a new game (`_new_game`) where one ended, dealt for those games only:
-        a deal plays the others up to the learner's first decision, as costly as a move or more."""
+        """Every game's learner move and the others' up to its next decision, then a new game (`_new_game`) where
+        one ended, dealt for those games only: a deal plays the others up to the learner's first decision, as
+        costly as a move or more. Also what the step paid each learner and its last observation, ends included
+        (the final observation where the game ended)."""
         step_keys, play_keys, deal_keys = jnp.moveaxis(jax.vmap(lambda key: jax.random.split(key, 3))(keys), 1, 0)
-        states, rewards, final = jax.vmap(self._learner_move)(states, seats, actions, step_keys, play_keys)
+        states = self.engine.move_batch(states, actions, step_keys)
+        rewards = states.rewards[jnp.arange(seats.shape[0]), seats]
+        states, paid = self._play_others(states, seats, play_keys)
+        observations = jax.vmap(self.engine.observe)(states, seats)
+        states = states.replace(observation=observations)
+        final = (observations, states.terminated, states.truncated)
         over = states.terminated | states.truncated
         states, seats = replaced_where(over, lambda key: self._new_game(key)[:2], (deal_keys,),
                                        (states, seats))
-        return states, seats, rewards, final
+        return states, seats, rewards + paid, final
 
     # --- the Gymnasium VectorEnv API ---------------------------------------------------
 

@@ -54,17 +54,26 @@ def test_the_same_seed_replays_the_same_games(envs):
     assert not np.array_equal(envs.reset(seed=3)[0], envs.reset(seed=4)[0])  # and another seed, other games
 
 
-def test_only_the_games_that_ended_are_dealt_again_and_each_as_its_own_key_deals_it():
-    """16 games: room for 1 new game, then 2, then all 16; steps where 0, 1, 2 and more games end all come."""
-    envs = BatchedSingleSeatEnv("secrets", num_envs=16, num_players=4)
+@pytest.mark.parametrize("game, players", [("secrets", 4), ("mascarade", 9)])
+def test_the_batch_step_is_each_games_own_and_deals_only_the_games_that_ended(game, players):
+    """16 games stepped together, against each game stepped alone (a batch of one, a new game computed whether it
+    ended or not): room for 1 new game, then 2, then all 16; steps where 0, 1, 2 and more games end all come.
+    Mascarade at 9 players settles its beliefs after its moves (`BatchedGame.settling`), in the batch for the
+    games that need it only: the same, to float32's rounding."""
+    envs = BatchedSingleSeatEnv(game, num_envs=16, num_players=players)
 
-    def one_game(state, seat, action, key):  # the whole step of one game, a new game computed whether it ended or not
+    def one_game(state, seat, action, key):
         step_key, play_key, deal_key = jax.random.split(key, 3)
-        state, reward, final = envs._learner_move(state, seat, action, step_key, play_key)
+        state = envs.engine.move(state, action, step_key)
+        reward = state.rewards[seat]
+        alone = jax.tree_util.tree_map(lambda leaf: leaf[None], (state, seat, play_key))
+        state, paid = jax.tree_util.tree_map(lambda leaf: leaf[0], envs._play_others(*alone))
+        state = state.replace(observation=envs.engine.observe(state, seat))
+        final = (state.observation, state.terminated, state.truncated)
         fresh, fresh_seat, _ = envs._new_game(deal_key)
         over = state.terminated | state.truncated
         state = jax.tree_util.tree_map(lambda new, old: jnp.where(over, new, old), fresh, state)
-        return state, jnp.where(over, fresh_seat, seat), reward, final
+        return state, jnp.where(over, fresh_seat, seat), reward + paid, final
 
     each = jax.jit(jax.vmap(one_game))
     envs.reset(seed=0)
@@ -76,7 +85,11 @@ def test_only_the_games_that_ended_are_dealt_again_and_each_as_its_own_key_deals
         keys = jax.random.split(jax.random.PRNGKey(t), 16)
         expected, stepped = each(games, seats, actions, keys), envs._step_all(games, seats, actions, keys)
         for a, b in zip(jax.tree_util.tree_leaves(expected), jax.tree_util.tree_leaves(stepped), strict=True):
-            assert np.array_equal(a, b), f"step {t}"
+            a, b = np.asarray(a), np.asarray(b)
+            if a.dtype == np.float32 and a.size and game == "mascarade":
+                assert np.abs(a - b).max() <= 1e-6, f"step {t}"
+            else:
+                assert np.array_equal(a, b), f"step {t}"
         games, seats = stepped[:2]
         endings.add(min(int((stepped[3][1] | stepped[3][2]).sum()), 3))
     assert endings == {0, 1, 2, 3}
