@@ -87,8 +87,8 @@ class BatchedSingleSeatEnv(VectorEnv):
             seat_key, game_key, play_key = jax.random.split(key, 3)
             n = self.engine.num_players
             seat = jax.random.randint(seat_key, (), 0, n) if self.fixed_seat is None else jnp.int32(self.fixed_seat)
-            one = jax.tree_util.tree_map(lambda leaf: leaf[None], (self.engine.init(game_key), seat, play_key))  # a batch
-            state, paid = jax.tree_util.tree_map(lambda leaf: leaf[0], self._play_others(*one))
+            alone = jax.tree_util.tree_map(lambda leaf: leaf[None], (self.engine.init(game_key), seat, play_key))
+            state, paid = jax.tree_util.tree_map(lambda leaf: leaf[0], self._play_others(*alone))  # a batch of one
             return state, seat, paid
 
         def ended(carry):
