@@ -26,7 +26,8 @@ as `env()`'s is. `auto_reset` deals a new game where one ended;
 `env.step_or_deal_batch` steps a whole batch so, dealing only the games that
 ended and doing the rare long work of a step (a game's `settling`) only for
 the games that need it (the trainer's and the benchmark's step). `env.move` is `step`
-without the observation, for loops that observe once at their end.
+without the observation, for loops that observe once at their end, and
+`env.move_batch` the same for a whole batch, settling as the batch step does.
 
 Fixed deals come from the Python side: `env.setup({...})` reads the same
 `setup` as `env().reset(options={"setup": ...})` (checked the same way) into
