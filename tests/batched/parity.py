@@ -16,6 +16,18 @@ TOLERANCE = 1e-6
 fast_jit = functools.partial(jax.jit, compiler_options={"xla_backend_optimization_level": 0})
 
 
+def assert_same_states(expected, actual, where: str, rounding: float = 0.0) -> None:
+    """Leaf by leaf, equal; float leaves within `rounding` where given (arithmetic that XLA compiled for another
+    batch size can round apart in the last bit)."""
+    leaves, _ = jax.tree_util.tree_flatten_with_path(expected)
+    for (path, a), b in zip(leaves, jax.tree_util.tree_leaves(actual), strict=True):
+        a, b = np.asarray(a), np.asarray(b)
+        if rounding and a.dtype == np.float32 and a.size:
+            assert np.abs(a - b).max() <= rounding, f"{where}: {jax.tree_util.keystr(path)}"
+        else:
+            assert np.array_equal(a, b), f"{where}: {jax.tree_util.keystr(path)}"
+
+
 class Twins:
     """B reference games and one batch of their twins, dealt the same and played with the same actions."""
 
