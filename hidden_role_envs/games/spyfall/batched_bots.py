@@ -15,9 +15,9 @@ protection of the place and `_ask_anything`, `_ask_as_spy`, `_answer` and
 The round's exchanges are a record of `question_limit` rows, filled in the
 order asked: the replay works on every row at once, the rows not answered
 yet masked out, and what a spy at each seat could infer when row j was
-asked is the sum over the rows before it (a strictly lower-triangular
-matrix). The non-spies' suspicion is worked out for every location at once:
-a non-spy reads its own location's, the spy averages them by its belief.
+asked is the sum over the rows before it (a running sum). The non-spies'
+suspicion is worked out for every location at once: a non-spy reads its
+own location's, the spy averages them by its belief.
 
 Each decision ends as a distribution over the actions, from which `decide`
 draws with `key`: one action where the reference's choice is forced;
@@ -121,7 +121,6 @@ def _build(config: SpyfallConfig):
     accuse_at = ACCUSE_AT_LARGE if large else ACCUSE_AT
     vote_yes_at = VOTE_YES_AT_LARGE if large else VOTE_YES_AT
     protect_at = PROTECT_AT_LARGE if large else PROTECT_AT
-    question_rows = config.question_limit
 
     # --- constant tables ----------------------------------------------------------------------
     num_actions = len(table)
@@ -138,12 +137,21 @@ def _build(config: SpyfallConfig):
     guess_of_location = np.array([table.id_of(GUESS, location) for location in range(len(matrix_np))])
     # keeps[attribute, value, location]: a true answer `value` about the attribute keeps the location
     keeps = jnp.asarray(matrix_np.T[:, None, :] == np.array([0, 1])[None, :, None], jnp.float32)
-    earlier = jnp.asarray(np.tril(np.ones((question_rows, question_rows)), -1), jnp.float32)  # [row, row before it]
     other_seats = np.arange(n) > 0
     listening = jnp.asarray(other_seats[None, :] & ~np.eye(n, dtype=bool))  # [target, seat that hears its answer]
     baseless_seats = jnp.asarray(other_seats, jnp.float32)  # the seat's own accusations and votes are not evidence
 
     # --- the round's record, replayed as `_replay` does ----------------------------------------
+
+    def before_each_row(per_row: jax.Array) -> jax.Array:
+        """Row j: the sum of the rows before it, as a running sum (a product with the (rows, rows) triangle of
+        earlier rows makes the same sums with rows times the work)."""
+        total = jnp.zeros_like(per_row[0])
+        sums = []
+        for row in per_row:
+            sums.append(total)
+            total = total + row
+        return jnp.stack(sums)
 
     def replay(v: dict[str, jax.Array]) -> dict[str, jax.Array]:
         answered = v["exchange_answer"].sum(axis=-1) > 0.5  # (rows,): the rows `exchanges` reads
@@ -156,7 +164,7 @@ def _build(config: SpyfallConfig):
         said = jnp.where(true_at, LOG_TRUE, LOG_LIE) * answered[:, None]  # the model's log-likelihood of the answer
         heard = answered[:, None] * (1 - target)  # who weighs each answer: every seat but the one that gave it
         unplayed = 1 - v["played"]
-        loglik_before = jnp.einsum("ji,is,il->jsl", earlier, heard, said)
+        loglik_before = before_each_row(heard[:, :, None] * said[:, None, :])
         views_before = _normalise(loglik_before, unplayed)  # (rows, seats, locations): the spy views when asked
         p_yes = jnp.sum(jnp.einsum("jsl,js->jl", views_before, target) * holds, axis=-1)
         as_spy = SPY_SLIP + (1 - 2 * SPY_SLIP) * jnp.where(yes, p_yes, 1 - p_yes)
@@ -174,7 +182,7 @@ def _build(config: SpyfallConfig):
 
     def question_odds(r: dict[str, jax.Array]) -> jax.Array:
         """(locations, rows): `_question_odds` of each row's asker, were the round at each location."""
-        fresh_before = (earlier @ r["attribute"]) < 0.5  # (rows, attributes): nobody answered it in an earlier row
+        fresh_before = before_each_row(r["attribute"]) < 0.5  # (rows, attributes): nobody answered it in an earlier row
         sharp = _narrowed(r["views_before"], keeps)[1]  # (rows, seats, attributes, value of a true answer)
         third = (1 - r["asker"] - r["target"]) > 0.5
         asked = jnp.einsum("jsav,ja->jsv", sharp, r["attribute"])
