@@ -115,13 +115,11 @@ class Probe(SecretsScriptedPlayer):
         return [(a, offer_value(pos.offered_card, meaning[a][1][0], chances)) for a in plain]
 
 
-def fit_answers(record_games: int):
-    """A net from the chooser's observation to each target's outcome, fitted to copies of scripted games."""
-    import torch
-
+def scripted_play(games: int):
+    """(seat, observation, action) at each decision of `games` games between scripted players (seeds from
+    10**6), each action played once the caller has looked at the game before it."""
     players = [SecretsScriptedPlayer(config, seed=s) for s in range(N)]
-    inputs, labels = [], []
-    for g in range(record_games):
+    for g in range(games):
         env.reset(seed=10**6 + g)
         for agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
@@ -130,10 +128,19 @@ def fit_answers(record_games: int):
                 continue
             seat = int(agent.split("_")[1])
             action = players[seat](observation)
-            if meaning[action][0] == CHOOSE:
-                inputs.append(observation["observation"].copy())
-                labels.append(outcomes(env, seat, action)[1:].argmax(axis=1))
+            yield seat, observation, action
             env.step(action)
+
+
+def fit_answers(record_games: int):
+    """A net from the chooser's observation to each target's outcome, fitted to copies of scripted games."""
+    import torch
+
+    inputs, labels = [], []
+    for seat, observation, action in scripted_play(record_games):
+        if meaning[action][0] == CHOOSE:
+            inputs.append(observation["observation"].copy())
+            labels.append(outcomes(env, seat, action)[1:].argmax(axis=1))
     x = torch.from_numpy(np.repeat(np.array(inputs, np.float32), N - 1, axis=0))
     x = torch.cat([x, torch.eye(N - 1).repeat(len(inputs), 1)], dim=1)
     y = torch.from_numpy(np.concatenate(labels))
@@ -169,21 +176,12 @@ def fit_tokens(record_games: int):
     the log of the exact posterior (the `identity` block) so that it starts from it."""
     import torch
 
-    players = [SecretsScriptedPlayer(config, seed=s) for s in range(N)]
     identity = env.unwrapped.observation_fields["identity"]
     inputs, labels = [], []
-    for g in range(record_games):
-        env.reset(seed=10**6 + g)
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            seat = int(agent.split("_")[1])
-            tokens = env.unwrapped.engine.tokens
-            inputs.append(observation["observation"].copy())
-            labels.append([tokens[(seat + k) % N] for k in range(N)] + [tokens[N]])
-            env.step(players[seat](observation))
+    for seat, observation, _ in scripted_play(record_games):
+        tokens = env.unwrapped.engine.tokens
+        inputs.append(observation["observation"].copy())
+        labels.append([tokens[(seat + k) % N] for k in range(N)] + [tokens[N]])
     x, y = torch.from_numpy(np.array(inputs, np.float32)), torch.from_numpy(np.array(labels))
     fit = len(x) * 9 // 10  # the last tenth of the observations held out
     x, y, held_x, held_y = x[:fit], y[:fit], x[fit:], y[fit:]
