@@ -50,11 +50,12 @@ def landing(game, actions) -> int:
         game.step(copies_players[int(agent.split("_")[1])](game.observe(agent)))
 
 
-def outcomes(game, seat: int, choice: int) -> np.ndarray:
-    """(target, [accepted, refused, intercepted]) one-hots, targets relative to `seat`, `choice` its card."""
+def outcomes(game, seat: int, before=()) -> np.ndarray:
+    """(target, [accepted, refused, intercepted]) one-hots of `seat`'s Offer to each target (relative to it), once
+    it has played the actions `before` (its choice of card, if not made yet)."""
     found = np.zeros((N, 3))
     for target in range(1, N):
-        lands = (landing(game, [choice, OFFER_TO[target]]) - seat) % N
+        lands = (landing(game, [*before, OFFER_TO[target]]) - seat) % N
         found[target, 0 if lands == target else 1 if lands == 0 else 2] = 1
     return found
 
@@ -102,16 +103,12 @@ class Probe(SecretsScriptedPlayer):
             scored = []
             for a in legal:
                 if mode == "known-answers":
-                    chances = outcomes(env, seat, a)
+                    chances = outcomes(env, seat, [a])
                 scored.append((a, max(offer_value(meaning[a][1], t, chances) for t in range(1, N))))
             return scored
         plain = [a for a in legal if meaning[a][1][1] is None]
-        if mode == "known-answers":  # the card is chosen: each Offer played out on a copy
-            chances = np.zeros((N, 3))
-            for a in plain:
-                target = meaning[a][1][0]
-                lands = (landing(env, [a]) - seat) % N
-                chances[target, 0 if lands == target else 1 if lands == 0 else 2] = 1
+        if mode == "known-answers":  # the card is chosen
+            chances = outcomes(env, seat)
         return [(a, offer_value(pos.offered_card, meaning[a][1][0], chances)) for a in plain]
 
 
@@ -140,7 +137,7 @@ def fit_answers(record_games: int):
     for seat, observation, action in scripted_play(record_games):
         if meaning[action][0] == CHOOSE:
             inputs.append(observation["observation"].copy())
-            labels.append(outcomes(env, seat, action)[1:].argmax(axis=1))
+            labels.append(outcomes(env, seat, [action])[1:].argmax(axis=1))
     x = torch.from_numpy(np.repeat(np.array(inputs, np.float32), N - 1, axis=0))
     x = torch.cat([x, torch.eye(N - 1).repeat(len(inputs), 1)], dim=1)
     y = torch.from_numpy(np.concatenate(labels))
