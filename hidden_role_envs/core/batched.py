@@ -224,7 +224,7 @@ class BatchedEnv:
         they are cleared when it plays its first move.
         """
         step_key, deal_key = jax.random.split(key)
-        state = self.move(_cleared(state), action, step_key)
+        state = self.move(_cleared(state), action, step_key, keep_unplayed=False)
         over = state.terminated | state.truncated
         return self._observed(_where(over, self._redealt(deal_key, *_last_step(state)), state))
 
@@ -248,7 +248,7 @@ class BatchedEnv:
         if not self.game.deal_ended_games_only:
             return jax.vmap(self.step_or_deal)(states, actions, keys)
         step_keys, deal_keys = jnp.moveaxis(jax.vmap(jax.random.split)(keys), 1, 0)
-        states = self.move_batch(jax.vmap(_cleared)(states), actions, step_keys)
+        states = self.move_batch(jax.vmap(_cleared)(states), actions, step_keys, keep_unplayed=False)
         over = states.terminated | states.truncated
         states = replaced_where(over, self._redealt, (deal_keys, *_last_step(states)), states)
         return jax.vmap(self._observed)(states)
@@ -292,19 +292,27 @@ class BatchedEnv:
             history_seen=seen,
         )
 
-    def move(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+    def move(self, state: State, action: jax.Array, key: jax.Array | None = None, keep_unplayed: bool = True) -> State:
         """`step` without the observation: `state.observation` is left as it was. For loops of many moves that
-        need the observation once at the end (`observe` reads the state, not that field)."""
-        state = self._move(state, action, key)
+        need the observation once at the end (`observe` reads the state, not that field).
+
+        A move not played (an illegal action, or a game already over) leaves the game as it was. Without
+        `keep_unplayed` the game is what the step made of it even then, which saves a select of the whole game
+        for callers that deal every such game anew (the auto-reset steps: after `_cleared` a move not played is
+        an illegal one, which ends its game).
+        """
+        state = self._move(state, action, key, keep_unplayed)
         for _, finish in self.game.settling():
             state = state.replace(game=finish(state.game))
         return state
 
-    def move_batch(self, states: State, actions: jax.Array, keys: jax.Array, moving: jax.Array | None = None) -> State:
+    def move_batch(self, states: State, actions: jax.Array, keys: jax.Array, moving: jax.Array | None = None,
+                   keep_unplayed: bool = True) -> State:
         """`jax.vmap(move)` over a batch (not under `vmap`), doing the game's settling (`BatchedGame.settling`)
         for the games that need it only. Where `moving` (B,) is False a game stays as it is, at no settling cost.
+        `keep_unplayed` as in `move`.
         """
-        moved = jax.vmap(self._move)(states, actions, keys)
+        moved = jax.vmap(lambda *row: self._move(*row, keep_unplayed))(states, actions, keys)
         if moving is not None:
             moved = jax.vmap(_where)(moving, moved, states)
         for needs, finish in self.game.settling():
@@ -312,7 +320,7 @@ class BatchedEnv:
             moved = moved.replace(game=replaced_where(jax.vmap(needs)(games), finish, (games,), games))
         return moved
 
-    def _move(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
+    def _move(self, state: State, action: jax.Array, key: jax.Array | None, keep_unplayed: bool = True) -> State:
         """`move`, its game's settling (`BatchedGame.settling`) left to do."""
         key = jax.random.PRNGKey(0) if key is None else key
         action = jnp.asarray(action, jnp.int32)
@@ -329,7 +337,9 @@ class BatchedEnv:
             rings, seen = self.histories.record(state.history, state.history_seen, events, moved)
         mover = state.current_player
         penalty = jnp.zeros(self.num_players, jnp.float32).at[mover].set(-1.0)
-        played = jax.tree_util.tree_map(lambda new, old: jnp.where(moved, new, old), game, state.game)
+        played = game
+        if keep_unplayed:
+            played = jax.tree_util.tree_map(lambda new, old: jnp.where(moved, new, old), game, state.game)
         terminated = jnp.where(done, state.terminated, jnp.where(legal, self.game.is_over(game), True))
         turns = self.game.turns_played(played)
         limit = jnp.int32(2**30 if self.max_turns is None else self.max_turns)

@@ -1,5 +1,6 @@
 """`step_or_deal` (auto-reset): where a game ends, the next state is that step's ends and rewards over a new game
-dealt as `init` deals it, every seat's observation included (the event history too, whose rings are reused)."""
+dealt as `init` deals it, every seat's observation included (the event history too, whose rings are reused); a game
+ended by an illegal action too, though its step does not keep the game as it was (nothing of it is left)."""
 
 import numpy as np
 import pytest
@@ -24,6 +25,10 @@ def test_a_game_that_ends_is_followed_by_a_new_game_as_init_deals_it(game, playe
     for t in range(120):
         mask = np.asarray(state.legal_action_mask)
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask], dtype=np.int32)
+        illegal = np.zeros(games, bool)
+        if t % 10 == 9:  # two games play an action their mask forbids (or no action at all): the mover loses
+            illegal[:2] = True
+            actions[0], actions[1] = -1, np.flatnonzero(~mask[1])[0]
         keys = jax.random.split(jax.random.PRNGKey(100 + t), games)
         stepped = step(state, actions, keys)
         over = np.asarray(stepped.terminated | stepped.truncated)
@@ -35,6 +40,9 @@ def test_a_game_that_ends_is_followed_by_a_new_game_as_init_deals_it(game, playe
                 assert np.array_equal(stepped.legal_action_mask[g], fresh.legal_action_mask[g])
                 assert stepped.current_player[g] == fresh.current_player[g]
                 assert np.asarray(stepped.rewards[g]).any()  # the ending step's rewards stay, as in Pgx
+            for g in np.flatnonzero(illegal):
+                penalty = -(seats == int(state.current_player[g])).astype(np.float32)
+                assert over[g] and np.array_equal(np.asarray(stepped.rewards[g]), penalty), f"step {t}, game {g}"
             ended += int(over.sum())
         state = stepped
     assert ended >= 10
