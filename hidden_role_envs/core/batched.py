@@ -461,11 +461,32 @@ def shuffle(bits: jax.Array, items: jax.Array) -> jax.Array:
 
 def random_legal_actions(key: jax.Array, masks: jax.Array) -> jax.Array:
     """A uniformly random legal action for each mask (over the last axis), from one uniform draw per mask: the
-    k-th legal action, k drawn below the count of them. (One draw per action, as Pgx's benchmarks draw, costs a
-    game with a hundred actions more than its engine's step; 0 where none is legal.)"""
-    count = masks.sum(axis=-1)
-    k = jnp.minimum(jnp.floor(jax.random.uniform(key, count.shape) * count), count - 1)
-    return jnp.argmax(jnp.cumsum(masks, axis=-1) > k[..., None], axis=-1)
+    k-th legal action, k drawn below the count of them; 0 where none is legal. (One draw per action, as Pgx's
+    benchmarks draw, costs a game with a hundred actions more than its engine's step.)
+
+    The k-th legal action is looked up in the mask packed into 32-bit words: first the word that holds it, by
+    the words' counts, then its bit, by halving the word five times. A cumulative sum over every action finds
+    the same action at six to eight times the cost, for 70 to 129 actions on a CPU.
+    """
+    size = masks.shape[-1]
+    words = -(-size // 32)
+    bits = jnp.pad(masks, [(0, 0)] * (masks.ndim - 1) + [(0, words * 32 - size)])
+    bits = bits.reshape(*masks.shape[:-1], words, 32).astype(jnp.uint32)
+    packed = (bits << jnp.arange(32, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)  # bit i: action 32w + i
+    in_word = jax.lax.population_count(packed).astype(jnp.int32)
+    before = jnp.cumsum(in_word, axis=-1) - in_word  # the legal actions in the words before each
+    count = in_word.sum(axis=-1)
+    k = jnp.minimum(jnp.floor(jax.random.uniform(key, count.shape) * count), count - 1).astype(jnp.int32)
+    word = jnp.maximum((before <= k[..., None]).sum(axis=-1) - 1, 0)
+    rank = k - jnp.take_along_axis(before, word[..., None], axis=-1)[..., 0]  # k's rank among the word's bits
+    left = jnp.take_along_axis(packed, word[..., None], axis=-1)[..., 0]
+    bit = jnp.zeros_like(rank)
+    for width in (16, 8, 4, 2, 1):  # skip the next `width` bits where the rank lies beyond them
+        below = jax.lax.population_count((left >> bit.astype(jnp.uint32)) & jnp.uint32(2**width - 1))
+        past = rank >= below.astype(jnp.int32)
+        rank = jnp.where(past, rank - below.astype(jnp.int32), rank)
+        bit = jnp.where(past, bit + width, bit)
+    return jnp.where(count > 0, word * 32 + bit, 0)
 
 
 def one_hot(index: jax.Array, size: int) -> jax.Array:
