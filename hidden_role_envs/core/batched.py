@@ -482,9 +482,9 @@ def random_legal_actions(key: jax.Array, masks: jax.Array) -> jax.Array:
     left = jnp.take_along_axis(packed, word[..., None], axis=-1)[..., 0]
     bit = jnp.zeros_like(rank)
     for width in (16, 8, 4, 2, 1):  # skip the next `width` bits where the rank lies beyond them
-        below = jax.lax.population_count((left >> bit.astype(jnp.uint32)) & jnp.uint32(2**width - 1))
-        past = rank >= below.astype(jnp.int32)
-        rank = jnp.where(past, rank - below.astype(jnp.int32), rank)
+        below = jax.lax.population_count((left >> bit.astype(jnp.uint32)) & jnp.uint32(2**width - 1)).astype(jnp.int32)
+        past = rank >= below
+        rank = jnp.where(past, rank - below, rank)
         bit = jnp.where(past, bit + width, bit)
     return jnp.where(count > 0, word * 32 + bit, 0)
 

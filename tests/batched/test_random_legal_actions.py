@@ -7,6 +7,21 @@ jax = pytest.importorskip("jax")
 
 from hidden_role_envs.core.batched import random_legal_actions  # noqa: E402
 
+DRAWS = 20_000
+
+
+def drawn_shares(seed: int, masks: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """`DRAWS` draws of every mask: the actions (draws, masks), and each mask's share of each of its legal actions,
+    having checked that no illegal one came where there is a legal one."""
+    keys = jax.random.split(jax.random.PRNGKey(seed), DRAWS)
+    actions = np.asarray(jax.vmap(lambda key: random_legal_actions(key, masks))(keys))
+    shares = []
+    for game, mask in enumerate(masks):
+        counts = np.bincount(actions[:, game], minlength=mask.size)
+        assert not (mask.any() and counts[~mask].any()), f"game {game} drew an illegal action"
+        shares.append(counts[mask] / DRAWS)
+    return actions, shares
+
 
 def test_random_legal_actions_are_uniform_over_the_legal_actions():
     """The benchmark's random play and the vector env's random opponents: never an illegal action, each legal one
@@ -16,15 +31,11 @@ def test_random_legal_actions_are_uniform_over_the_legal_actions():
     masks[1, 3] = True
     masks[2] = True
     masks[3, [0, 6]] = True
-    draws = 20_000
-    keys = jax.random.split(jax.random.PRNGKey(0), draws)
-    actions = np.asarray(jax.vmap(lambda key: random_legal_actions(key, masks))(keys))  # (draws, games)
-    for game, mask in enumerate(masks):
-        counts = np.bincount(actions[:, game], minlength=7)
-        assert not counts[~mask].any(), f"game {game} drew an illegal action"
-        share = counts[mask] / draws
+    _, shares = drawn_shares(0, masks)
+    for game, (mask, share) in enumerate(zip(masks, shares)):
         assert np.all(np.abs(share - 1 / mask.sum()) < 0.015), f"game {game}: {share}"
-    one_game = np.asarray(jax.vmap(lambda key: random_legal_actions(key, masks[0]))(keys[:300]))  # one mask, (actions,)
+    keys = jax.random.split(jax.random.PRNGKey(0), 300)
+    one_game = np.asarray(jax.vmap(lambda key: random_legal_actions(key, masks[0]))(keys))  # one mask, (actions,)
     assert set(one_game) == {1, 4, 6}
 
 
@@ -35,12 +46,7 @@ def test_a_mask_of_many_words_and_an_empty_mask():
     masks[0, [0, 31, 32, 63, 96, 100, 128]] = True  # the first, last and middle words; none in 64..95
     masks[1] = True
     masks[1, 33:90] = False
-    draws = 20_000
-    keys = jax.random.split(jax.random.PRNGKey(1), draws)
-    actions = np.asarray(jax.vmap(lambda key: random_legal_actions(key, masks))(keys))
-    for game, mask in enumerate(masks[:2]):
-        counts = np.bincount(actions[:, game], minlength=129)
-        assert not counts[~mask].any(), f"game {game} drew an illegal action"
-        share = counts[mask] / draws
+    actions, shares = drawn_shares(1, masks)
+    for game, (mask, share) in enumerate(zip(masks[:2], shares)):
         assert np.all(np.abs(share - 1 / mask.sum()) < 0.3 / mask.sum()), f"game {game}: {share}"
     assert not actions[:, 2].any()
