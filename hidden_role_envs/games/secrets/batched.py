@@ -21,7 +21,8 @@ moving parts become arrays:
   `core.knowledge.DealTable`): a step applies at most one swap (a gather by
   a precomputed permutation; the Diplomat's unseen one averages two) and
   one look (a 0/1 filter), to the seats that saw them; the weights are
-  float16, which holds their values exactly (`WEIGHT`);
+  whole numbers of eighths in uint8, which holds their values exactly
+  (`WEIGHT`);
 - the Bullets are four slots: who gave each and to whom; what a seat gave,
   who gave what to whom and the points of each screen follow from them;
 - the event history (`history_length`): `init` and `step` tell a
@@ -103,10 +104,14 @@ from hidden_role_envs.games.secrets.rules import FULL_DECK, GAME_OVER, SecretsGa
 C = NUM_CHARACTERS
 DECK = len(FULL_DECK)
 NO_BULLET = 99
-# The weights are multiples of 2**-k, k the Diplomat's unseen swaps a seat has lived through (at most the deck's 3
-# Diplomats): float16 holds them exactly (the parity tests would see a rounding), so the blocks read the same float32
-# values as with float32 weights, and the weights, most of a game's state at 8 players, take half the memory.
-WEIGHT = jnp.float16
+# The weights are kept in units of 2**-3 as uint8. A seat's weights are at most 1 and multiples of 2**-k, k the
+# Diplomat's unseen swaps it has lived through (each halves its weights), at most the deck's 3 Diplomats: in these
+# units they are whole numbers up to 8, and each halving halves even ones. The blocks' sums of them are exact in
+# float32, so their quotients are the very ones of float32 weights. uint8 takes half of float16's memory, and
+# turning a seat's column into float32 for the blocks cost 3 times as much from float16 (a quarter of the step at
+# 8 players).
+WEIGHT = jnp.uint8
+WHOLE = 2 ** FULL_DECK.count(DIPLOMAT)  # a weight of 1
 # The public record's counts (at most 29, the observation's bounds), kept as the floats the observation shows: int8
 # took a quarter of the memory, but converting it for each observation cost 10% of the batched step.
 RECORD = jnp.float32
@@ -142,7 +147,7 @@ class SecretsState:
     turn: jax.Array
     touched: jax.Array  # (n,) screens that got a card this turn
     over: jax.Array
-    weights: jax.Array  # (deals, n) float16 (`WEIGHT`): each seat's posterior over the token deals, a deal a row
+    weights: jax.Array  # (deals, n) uint8 (`WEIGHT`): each seat's posterior over the token deals, a deal a row
     # the public record
     face_down_characters: jax.Array  # (n, 8)
     offers: jax.Array  # (n, n, 4) made, accepted, refused, intercepted (`RECORD`, as claims, offered_cards, looks)
@@ -261,8 +266,8 @@ class SecretsBatched(BatchedGame):
     def _early_intelligence(self, tokens: jax.Array) -> jax.Array:
         """Each seat's own token; at 5+ its right neighbour's; at 7+ the centre, shown to everyone.
 
-        The weights are kept unnormalised (0 or 1 here; a look multiplies by 0 or 1, the Diplomat's unseen swap
-        averages two): the blocks divide by their sum, and no normalisation pass runs in a step."""
+        The weights are kept unnormalised (0 or `WHOLE` here; a look multiplies by 0 or 1, the Diplomat's unseen
+        swap averages two): the blocks divide by their sum, and no normalisation pass runs in a step."""
         n = self.num_players
         seats = jnp.arange(n)
         w = (self._deals[:, :n] == tokens[None, :n]).astype(jnp.float32)
@@ -271,7 +276,7 @@ class SecretsBatched(BatchedGame):
             w = w * (self._deals[:, right] == tokens[right][None, :])
         if n >= 7:
             w = w * (self._deals[:, n] == tokens[n])[:, None]
-        return w.astype(WEIGHT)
+        return (w * WHOLE).astype(WEIGHT)
 
     # --- the API of BatchedGame ---------------------------------------------------
 
@@ -438,7 +443,7 @@ class SecretsBatched(BatchedGame):
         exact = w[self._perms[p, q]]
         # the Diplomat's other neighbour: the others know only that one of the two swapped with the centre
         other_side = jnp.where(p == (g.to_act + 1) % n, (g.to_act - 1) % n, (g.to_act + 1) % n)
-        either = (exact + w[self._perms[other_side, n]]) * 0.5
+        either = (exact + w[self._perms[other_side, n]]) // 2
         swapped = jnp.where(m.swap_seen_by[None, :] | ~m.unseen_side, exact, either)
         w = jnp.where(swaps, swapped, w)
         place = jnp.maximum(m.look_place, 0)
