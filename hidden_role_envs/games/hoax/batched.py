@@ -130,7 +130,10 @@ from hidden_role_envs.games.hoax.rules import GAME_OVER, HoaxGame
 
 M, R = NUM_CHARACTERS, NUM_RESOURCES
 I32 = jnp.int32
-I8 = jnp.int8  # the state's counts (the record's stop at 100), tokens and cards: a small state copies fast
+I8 = jnp.int8  # the state's small counts, tokens and cards: a small state copies fast
+# The public record's counts (at most 100, `CAP`), kept as the floats the observation shows: converting int8 ones
+# for each observation cost 3-8% of the batched step.
+RECORD = jnp.float32
 # The effect kinds and whom they reach, as numbers in the sheet's tables
 NO_EFFECT, FROM_SUPPLY, TO_NAMED, FROM_PLAYERS, SWAPS = range(5)
 EFFECT_CODES = {TAKE: FROM_SUPPLY, GIVE: TO_NAMED, TAKE_FROM: FROM_PLAYERS, SWAP: SWAPS}
@@ -305,9 +308,10 @@ class HoaxBatched(BatchedGame):
             immunity_claimant=nobody, immunity_character=nobody, cursor_effect=I32(0), cursor_offset=I32(0),
             answered=zeros(n, I8), ballots=zeros(n, I8), votes=zeros(n, I8), turn=I32(0),
             over=jnp.bool_(False), winner=nobody, decks=decks, investigations_made=I32(0), allowed=allowed,
-            claims=zeros((n, M, 3), I8), hoax_calls=zeros((n, n), I8), ballots_by_claimant=zeros((n, n, 2), I8),
-            ballots_by_character=zeros((n, M, 2), I8), investigations=zeros((n, n), I8),
-            accusations=zeros((n, n, 2), bool), seen=zeros((n, n, M), I8), named=zeros((n, n, M), bool),
+            claims=zeros((n, M, 3), RECORD), hoax_calls=zeros((n, n), RECORD),
+            ballots_by_claimant=zeros((n, n, 2), RECORD), ballots_by_character=zeros((n, M, 2), RECORD),
+            investigations=zeros((n, n), RECORD), accusations=zeros((n, n, 2), bool), seen=zeros((n, n, M), RECORD),
+            named=zeros((n, n, M), bool),
         )
 
     # --- the API of BatchedGame ---------------------------------------------------
