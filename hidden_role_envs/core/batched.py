@@ -81,11 +81,6 @@ class State:
 class BatchedGame(ABC):
     """A game's twin: its rules as pure functions of its state (a `pytree`), for one game; vmap makes many."""
 
-    # The smallest batch for which `BatchedEnv.step_or_deal_batch` deals only the games that ended. Gathering
-    # them costs a branch in the compiled step, which a game whose deal is cheap (Hoax's) recoups only in large
-    # batches; below this it deals every game, as `vmap` would.
-    deal_ended_games_from_batch = 1
-
     def __init__(self, config: Any, reward_mode: str, layout: Layout, actions: Any):
         """What every twin holds: the reference's configuration, reward mode, layout (so the observation is the
         same vector) and action table's size."""
@@ -234,9 +229,9 @@ class BatchedEnv:
 
         Under `vmap` every game would compute a new deal at every step and keep it where its game ended; in a
         batch a few games end per step (one in 50 for Secrets at 5 players), so this deals only those that
-        ended (`replaced_where`) from the game's `deal_ended_games_from_batch` games on. The game's `settling` is
-        done the same way, for the games that need it only (its floats may round apart from the `vmap`'s in
-        the last bit: XLA compiles the same arithmetic for another batch). It takes the batch itself
+        ended (`replaced_where`). The game's `settling` is done the same way, for the games that need it only
+        (its floats may round apart from the `vmap`'s in the last bit: XLA compiles the same arithmetic for
+        another batch). It takes the batch itself
         (`states` with a leading axis of B games, `actions` (B,), `keys` one per game, as `jax.random.split`
         gives them), not one game: do not vmap it.
         """
@@ -246,8 +241,6 @@ class BatchedEnv:
             raise ValueError(f"step_or_deal_batch takes a batch: states, actions (B,) and keys (B, ...) of the same "
                              f"B games; got actions of shape {jnp.shape(actions)}, keys of shape {jnp.shape(keys)} "
                              f"and states of {jnp.shape(states.current_player)} games")
-        if batch < self.game.deal_ended_games_from_batch:
-            return jax.vmap(self.step_or_deal)(states, actions, keys)
         step_keys, deal_keys = jnp.moveaxis(jax.vmap(jax.random.split)(keys), 1, 0)
         states = self.move_batch(jax.vmap(_cleared)(states), actions, step_keys, keep_unplayed=False)
         over = states.terminated | states.truncated

@@ -51,11 +51,9 @@ def test_a_game_that_ends_is_followed_by_a_new_game_as_init_deals_it(game, playe
 @pytest.mark.parametrize("game, players, history_length", [("secrets", 5, 3), ("spyfall", 5, 0), ("hoax", 4, 2)])
 def test_the_batch_step_deals_only_the_games_that_ended_and_gives_the_same_states(game, players, history_length):
     """16 games: room for 1 game, then 2, then all 16; steps where 0, 1, 2 and more games end all come (every
-    tenth step three games play an illegal action, which ends them). Hoax deals only the games that ended from
-    2,048 games on; here from 16."""
+    tenth step three games play an illegal action, which ends them)."""
     env = batched.make(game, num_players=players, history_length=history_length)
     games = 16
-    env.game.deal_ended_games_from_batch = min(env.game.deal_ended_games_from_batch, games)
     state = fast_jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(1), games))
     each = fast_jit(jax.vmap(env.step_or_deal))
     batch = fast_jit(env.step_or_deal_batch)

@@ -185,11 +185,6 @@ class HoaxState:
 
 
 class HoaxBatched(BatchedGame):
-    # Dealing only the games that ended gains 4-19% of the batched step from 2,048 games on, and loses up to 9%
-    # at 1,024 or gains less than the spread: the deal is about as cheap as the branch that gathers them
-    # (optimisations/batched.md).
-    deal_ended_games_from_batch = 2048
-
     def __init__(self, config: HoaxConfig, reward_mode: str = "win"):
         n = config.num_players
         actions = HoaxActions.of(n, config.sheet)
