@@ -106,10 +106,10 @@ DECK = len(FULL_DECK)
 NO_BULLET = 99
 # The weights are kept as whole eighths (`WHOLE` is a weight of 1) in uint8. A seat's weights are at most 1 and
 # multiples of 2**-k, k the Diplomat's unseen swaps it has lived through (each halves its weights), at most the
-# deck's 3 Diplomats: in eighths they are whole numbers up to 8, and each halving halves even ones. The blocks' sums of them are exact in
-# float32, so their quotients are the very ones of float32 weights. uint8 takes half of float16's memory, and
-# turning a seat's column into float32 for the blocks cost 3 times as much from float16 (a quarter of the step at
-# 8 players).
+# deck's 3 Diplomats: in eighths they are whole numbers up to 8, and each halving halves even ones. The blocks'
+# sums of them are exact in float32, so their quotients are the very ones of float32 weights. uint8 takes half of
+# float16's memory, and turning a seat's column into float32 for the blocks cost 3 times as much from float16 (a
+# quarter of the step at 8 players).
 WEIGHT = jnp.uint8
 WHOLE = 2 ** FULL_DECK.count(DIPLOMAT)  # a weight of 1
 # The public record's counts (at most 29, the observation's bounds), kept as the floats the observation shows: int8
