@@ -231,9 +231,8 @@ class BatchedEnv:
         batch a few games end per step (one in 50 for Secrets at 5 players), so this deals only those that
         ended (`replaced_where`). The game's `settling` is done the same way, for the games that need it only
         (its floats may round apart from the `vmap`'s in the last bit: XLA compiles the same arithmetic for
-        another batch). It takes the batch itself
-        (`states` with a leading axis of B games, `actions` (B,), `keys` one per game, as `jax.random.split`
-        gives them), not one game: do not vmap it.
+        another batch). It takes the batch itself (`states` with a leading axis of B games, `actions` (B,), `keys`
+        one per game, as `jax.random.split` gives them), not one game: do not vmap it.
         """
         actions = jnp.asarray(actions)
         batch = actions.shape[0] if actions.ndim == 1 else None
